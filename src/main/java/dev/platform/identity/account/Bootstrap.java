@@ -1,0 +1,86 @@
+package dev.platform.identity.account;
+
+import dev.platform.identity.config.Settings;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+/**
+ * ADMIN.md "Bootstrap": the first administrator. A configured one is created when missing; with
+ * none configured and an empty database, one is generated and its secret printed once.
+ */
+public final class Bootstrap {
+  /** The administration scope the first account holds. */
+  public static final String ADMIN_SCOPE = "identity:admin";
+
+  private static final Logger LOG = Logger.getLogger(Bootstrap.class.getName());
+
+  private final ServiceAccounts accounts;
+  private final SecretDigest digest;
+  private final Clock clock;
+  private final SecureRandom random;
+
+  public Bootstrap(
+      ServiceAccounts accounts, SecretDigest digest, Clock clock, SecureRandom random) {
+    this.accounts = accounts;
+    this.digest = digest;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  /** Makes sure an administrator exists, as {@code settings} asks. */
+  public void run(Settings settings) {
+    settings
+        .bootstrap()
+        .ifPresentOrElse(
+            configured -> ensure(configured, settings.bootstrapOrganization()),
+            () -> generateIfEmpty(settings.bootstrapOrganization()));
+  }
+
+  private void ensure(Settings.BootstrapAccount configured, String organization) {
+    if (accounts.find(configured.clientId()).isPresent()) {
+      return;
+    }
+    try {
+      accounts.add(admin(configured.clientId(), configured.clientSecret(), organization));
+      LOG.info("Created the configured bootstrap administrator " + configured.clientId());
+    } catch (RuntimeException e) {
+      if (accounts.find(configured.clientId()).isEmpty()) {
+        throw e;
+      }
+    }
+  }
+
+  private void generateIfEmpty(String organization) {
+    if (!accounts.isEmpty()) {
+      return;
+    }
+    UUID clientId = UUID.randomUUID();
+    String secret = ClientSecret.generate(random);
+    if (accounts.addFirst(admin(clientId, secret, organization))) {
+      LOG.warning(banner(clientId, secret));
+    }
+  }
+
+  private ServiceAccount admin(UUID clientId, String secret, String organization) {
+    AccountProfile profile =
+        new AccountProfile(
+            "bootstrap administrator", organization, List.of(), List.of(ADMIN_SCOPE), "identity");
+    return ServiceAccount.create(clientId, profile, digest.of(secret), clock.instant());
+  }
+
+  private static String banner(UUID clientId, String secret) {
+    String rule = "=".repeat(72);
+    return String.join(
+        "\n",
+        "",
+        rule,
+        "BOOTSTRAP ADMINISTRATOR (scope " + ADMIN_SCOPE + "): shown once, never again",
+        "  client_id:     " + clientId,
+        "  client_secret: " + secret,
+        "Store the secret now; only its digest is kept. Create your own accounts with it.",
+        rule);
+  }
+}

@@ -1,0 +1,174 @@
+package dev.platform.identity.account;
+
+import jakarta.persistence.Cacheable;
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.Table;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A service account (SPEC 2.1, 3.1). State changes are methods; the shared cache is off so a change
+ * made on one node is seen by the next request on every node (DESIGN decision 3).
+ */
+@Entity
+@Table(name = "service_account")
+@Cacheable(false)
+@NamedQuery(
+    name = ServiceAccount.LIVE,
+    query = "select a from ServiceAccount a where a.status <> :deleted order by a.createdAt")
+@NamedQuery(
+    name = ServiceAccount.LIVE_IN_ORGANIZATION,
+    query =
+        "select a from ServiceAccount a where a.status <> :deleted"
+            + " and a.organizationId = :organization order by a.createdAt")
+@NamedQuery(name = ServiceAccount.COUNT, query = "select count(a) from ServiceAccount a")
+public class ServiceAccount {
+  static final String LIVE = "ServiceAccount.live";
+  static final String LIVE_IN_ORGANIZATION = "ServiceAccount.liveInOrganization";
+  static final String COUNT = "ServiceAccount.count";
+
+  @Id
+  @Column(name = "client_id")
+  private String clientId;
+
+  private String name;
+
+  @Column(name = "organization_id")
+  private String organizationId;
+
+  @Column(name = "accessible_orgs")
+  @Convert(converter = WordList.class)
+  private List<String> accessibleOrgs;
+
+  @Convert(converter = WordList.class)
+  private List<String> scopes;
+
+  @Column(name = "service_name")
+  private String serviceName;
+
+  @Enumerated(EnumType.STRING)
+  private AccountStatus status;
+
+  @Column(name = "secret_digest")
+  private String secretDigest;
+
+  @Column(name = "created_at")
+  private Instant createdAt;
+
+  @Column(name = "updated_at")
+  private Instant updatedAt;
+
+  protected ServiceAccount() {}
+
+  private ServiceAccount(UUID clientId, AccountProfile profile, String secretDigest, Instant now) {
+    this.clientId = clientId.toString();
+    this.name = profile.name();
+    this.organizationId = profile.organizationId();
+    List<String> orgs = new ArrayList<>(List.of(profile.organizationId()));
+    orgs.addAll(profile.accessibleOrgs());
+    this.accessibleOrgs = WordList.distinct(orgs);
+    this.scopes = WordList.distinct(profile.scopes());
+    this.serviceName = profile.serviceName();
+    this.status = AccountStatus.ACTIVE;
+    this.secretDigest = secretDigest;
+    this.createdAt = now;
+    this.updatedAt = now;
+  }
+
+  /** A new active account; its primary organization is always the first accessible one. */
+  public static ServiceAccount create(
+      UUID clientId, AccountProfile profile, String secretDigest, Instant now) {
+    return new ServiceAccount(clientId, profile, secretDigest, now);
+  }
+
+  /** SPEC 3.1: an active account stops getting tokens. Deactivating twice changes nothing. */
+  public void deactivate(Instant now) {
+    requireNotDeleted("deactivated");
+    move(AccountStatus.DEACTIVATED, now);
+  }
+
+  /** SPEC 3.1: a deactivated account gets tokens again. */
+  public void reactivate(Instant now) {
+    requireNotDeleted("reactivated");
+    move(AccountStatus.ACTIVE, now);
+  }
+
+  /** Leaves a tombstone: the client_id is never reused and its token requests say "revoked". */
+  public void delete(Instant now) {
+    requireNotDeleted("deleted");
+    move(AccountStatus.DELETED, now);
+  }
+
+  /** The old secret fails from the next request on (SPEC 3.1). */
+  public void replaceSecret(String newDigest, Instant now) {
+    requireNotDeleted("given a new secret");
+    secretDigest = newDigest;
+    updatedAt = now;
+  }
+
+  private void requireNotDeleted(String change) {
+    if (status == AccountStatus.DELETED) {
+      throw new IllegalAccountStateException(
+          "service account " + clientId + " is deleted and cannot be " + change);
+    }
+  }
+
+  private void move(AccountStatus next, Instant now) {
+    if (status != next) {
+      status = next;
+      updatedAt = now;
+    }
+  }
+
+  public UUID clientId() {
+    return UUID.fromString(clientId);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String organizationId() {
+    return organizationId;
+  }
+
+  public List<String> accessibleOrgs() {
+    return List.copyOf(accessibleOrgs);
+  }
+
+  public List<String> scopes() {
+    return List.copyOf(scopes);
+  }
+
+  public String serviceName() {
+    return serviceName;
+  }
+
+  public AccountStatus status() {
+    return status;
+  }
+
+  public boolean isActive() {
+    return status == AccountStatus.ACTIVE;
+  }
+
+  public String secretDigest() {
+    return secretDigest;
+  }
+
+  public Instant createdAt() {
+    return createdAt;
+  }
+
+  public Instant updatedAt() {
+    return updatedAt;
+  }
+}

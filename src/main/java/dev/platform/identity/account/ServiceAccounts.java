@@ -1,0 +1,91 @@
+package dev.platform.identity.account;
+
+import dev.platform.identity.db.Database;
+import jakarta.persistence.EntityManager;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/** The stored service accounts. Every read goes to the database (DESIGN decision 3). */
+public final class ServiceAccounts {
+  private final Database database;
+
+  public ServiceAccounts(Database database) {
+    this.database = database;
+  }
+
+  /** The account with this client_id, tombstones included: one primary-key read. */
+  public Optional<ServiceAccount> find(UUID clientId) {
+    return database.read(em -> Optional.ofNullable(find(em, clientId)));
+  }
+
+  /** Accounts that are not deleted, oldest first; only those of one organization if given. */
+  public List<ServiceAccount> list(Optional<String> organizationId) {
+    return database.read(
+        em ->
+            organizationId
+                .map(
+                    org ->
+                        em.createNamedQuery(
+                                ServiceAccount.LIVE_IN_ORGANIZATION, ServiceAccount.class)
+                            .setParameter("organization", org))
+                .orElseGet(() -> em.createNamedQuery(ServiceAccount.LIVE, ServiceAccount.class))
+                .setParameter("deleted", AccountStatus.DELETED)
+                .getResultList());
+  }
+
+  public void add(ServiceAccount account) {
+    database.write(
+        em -> {
+          em.persist(account);
+          return account;
+        });
+  }
+
+  /** Applies {@code change} to the account in one transaction; empty if there is none. */
+  public Optional<ServiceAccount> change(UUID clientId, Consumer<ServiceAccount> change) {
+    return database.write(
+        em -> {
+          ServiceAccount account = find(em, clientId);
+          if (account != null) {
+            change.accept(account);
+          }
+          return Optional.ofNullable(account);
+        });
+  }
+
+  /** Whether the database holds any account at all, tombstones included. */
+  boolean isEmpty() {
+    return database.read(
+        em -> em.createNamedQuery(ServiceAccount.COUNT, Long.class).getSingleResult() == 0);
+  }
+
+  /**
+   * Adds the generated first administrator, unless another node did so first: the single row of
+   * {@code bootstrap} settles the race, so exactly one is ever created.
+   *
+   * @return whether this call created it
+   */
+  boolean addFirst(ServiceAccount account) {
+    try {
+      return database.write(
+          em -> {
+            em.createNativeQuery("insert into bootstrap (id, client_id) values (1, ?)")
+                .setParameter(1, account.clientId().toString())
+                .executeUpdate();
+            em.persist(account);
+            return true;
+          });
+    } catch (RuntimeException e) {
+      if (isEmpty()) {
+        throw e;
+      }
+      return false;
+    }
+  }
+
+  private static ServiceAccount find(EntityManager em, UUID clientId) {
+    return em.find(ServiceAccount.class, clientId.toString());
+  }
+}

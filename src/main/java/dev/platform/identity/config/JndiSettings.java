@@ -1,0 +1,279 @@
+package dev.platform.identity.config;
+
+import dev.platform.identity.config.Settings.BootstrapAccount;
+import dev.platform.identity.config.Settings.KeySchedule;
+import dev.platform.identity.config.Settings.RateLimitStore;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import javax.naming.InitialContext;
+import javax.naming.NameNotFoundException;
+import javax.naming.NamingException;
+
+/**
+ * Reads {@link Settings} from {@code java:comp/env}. Defaults are the {@code <env-entry>}s of
+ * {@code WEB-INF/web.xml}; the container overrides them (Tomcat {@code context.xml}, Payara).
+ */
+public final class JndiSettings {
+  public static final String ISSUER = "identity/issuer";
+  public static final String TOKEN_LIFETIME = "identity/tokenLifetime";
+  public static final String KEY_ENCRYPTION_KEY = "identity/keyEncryptionKey";
+  public static final String SECRET_PEPPER = "identity/secretPepper";
+  public static final String BOOTSTRAP_CLIENT_ID = "identity/bootstrapClientId";
+  public static final String BOOTSTRAP_CLIENT_SECRET = "identity/bootstrapClientSecret";
+  public static final String BOOTSTRAP_ORGANIZATION = "identity/bootstrapOrganization";
+  public static final String SIGNING_KEY_SIZE = "identity/signingKeySize";
+  public static final String KEY_ROTATION_INTERVAL = "identity/keyRotationInterval";
+  public static final String KEY_PRE_PUBLICATION = "identity/keyPrePublication";
+  public static final String KEY_RETENTION = "identity/keyRetention";
+  public static final String KEY_RING_REFRESH = "identity/keyRingRefresh";
+  public static final String RATE_LIMIT_STORE = "identity/rateLimitStore";
+
+  /** SPEC 8: verifiers may cache the key list for up to an hour. */
+  static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
+
+  /** Clock skew a verifier may allow beyond {@code exp}. */
+  static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
+  private static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final int MIN_BOOTSTRAP_SECRET = 32;
+
+  private final Function<String, Object> lookup;
+
+  private JndiSettings(Function<String, Object> lookup) {
+    this.lookup = lookup;
+  }
+
+  /** Reads the settings of this web application from {@code java:comp/env}. */
+  public static Settings fromJndi() {
+    return read(JndiSettings::lookupInEnvironment);
+  }
+
+  /**
+   * Reads and checks the settings through {@code lookup}, which returns an entry's value by its
+   * name relative to {@code java:comp/env}, or null when it is not bound.
+   *
+   * @throws InvalidSettingException naming the first entry that is missing or invalid
+   */
+  public static Settings read(Function<String, Object> lookup) {
+    return new JndiSettings(lookup).settings();
+  }
+
+  private Settings settings() {
+    Duration tokenLifetime =
+        duration(TOKEN_LIFETIME, Duration.ofMinutes(1), Duration.ofDays(1), "PT24H");
+    Duration prePublication =
+        duration(KEY_PRE_PUBLICATION, JWKS_CACHE_TIME, Duration.ofDays(30), "PT24H");
+    Duration retention =
+        duration(
+            KEY_RETENTION,
+            tokenLifetime.plus(CLOCK_SKEW),
+            Duration.ofDays(365),
+            "the token lifetime plus 5 minutes");
+    Duration rotation =
+        duration(
+            KEY_ROTATION_INTERVAL,
+            prePublication.plusHours(1),
+            Duration.ofDays(3650),
+            "the pre-publication time plus 1 hour");
+    Duration refresh =
+        duration(KEY_RING_REFRESH, Duration.ofSeconds(1), Duration.ofMinutes(10), "PT1S");
+    return new Settings(
+        issuer(),
+        tokenLifetime,
+        aesKey(KEY_ENCRYPTION_KEY),
+        hmacKey(SECRET_PEPPER),
+        bootstrap(),
+        organization(BOOTSTRAP_ORGANIZATION),
+        keySize(),
+        new KeySchedule(rotation, prePublication, retention, refresh),
+        rateLimitStore());
+  }
+
+  private URI issuer() {
+    String text = required(ISSUER);
+    URI uri;
+    try {
+      uri = new URI(text);
+    } catch (URISyntaxException e) {
+      throw new InvalidSettingException(ISSUER, "is not a URL: " + e.getReason());
+    }
+    if (!uri.isAbsolute() || uri.getHost() == null) {
+      throw new InvalidSettingException(ISSUER, "must be an absolute URL such as https://host");
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getUserInfo() != null) {
+      throw new InvalidSettingException(ISSUER, "must have no query, fragment or user (RFC 8414)");
+    }
+    if (text.endsWith("/")) {
+      throw new InvalidSettingException(ISSUER, "must not end with '/'");
+    }
+    boolean https = "https".equalsIgnoreCase(uri.getScheme());
+    boolean loopbackHttp = "http".equalsIgnoreCase(uri.getScheme()) && isLoopback(uri.getHost());
+    if (!https && !loopbackHttp) {
+      throw new InvalidSettingException(
+          ISSUER, "must use https (plain http is allowed only on a loopback host)");
+    }
+    return uri;
+  }
+
+  private static boolean isLoopback(String host) {
+    return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
+  }
+
+  private Duration duration(String entry, Duration min, Duration max, String minText) {
+    Object value = value(entry);
+    if (value == null) {
+      throw missing(entry);
+    }
+    Duration duration;
+    try {
+      duration =
+          value instanceof Number number
+              ? Duration.ofSeconds(number.longValue())
+              : Duration.parse(value.toString().trim());
+    } catch (DateTimeParseException e) {
+      throw new InvalidSettingException(
+          entry, "is not an ISO-8601 duration such as PT24H or P90D: '" + value + "'");
+    }
+    if (duration.compareTo(min) < 0) {
+      throw new InvalidSettingException(entry, "must be at least " + minText + " (" + min + ")");
+    }
+    if (duration.compareTo(max) > 0) {
+      throw new InvalidSettingException(entry, "must be at most " + max);
+    }
+    return duration;
+  }
+
+  private SecretKey aesKey(String entry) {
+    byte[] bytes = base64(entry);
+    if (bytes.length != 32) {
+      throw new InvalidSettingException(
+          entry, "must be 256 bits (32 bytes, base64), not " + bytes.length * 8 + " bits");
+    }
+    return new SecretKeySpec(bytes, "AES");
+  }
+
+  private SecretKey hmacKey(String entry) {
+    byte[] bytes = base64(entry);
+    if (bytes.length < 32) {
+      throw new InvalidSettingException(
+          entry, "must be at least 256 bits (32 bytes, base64), not " + bytes.length * 8 + " bits");
+    }
+    return new SecretKeySpec(bytes, "HmacSHA256");
+  }
+
+  private byte[] base64(String entry) {
+    String text = required(entry);
+    try {
+      return text.contains("-") || text.contains("_")
+          ? Base64.getUrlDecoder().decode(text)
+          : Base64.getDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingException(entry, "is not base64");
+    }
+  }
+
+  private Optional<BootstrapAccount> bootstrap() {
+    Optional<String> id = optional(BOOTSTRAP_CLIENT_ID);
+    Optional<String> secret = optional(BOOTSTRAP_CLIENT_SECRET);
+    if (id.isEmpty() && secret.isEmpty()) {
+      return Optional.empty();
+    }
+    if (id.isEmpty()) {
+      throw new InvalidSettingException(
+          BOOTSTRAP_CLIENT_ID, "must be set when " + BOOTSTRAP_CLIENT_SECRET + " is set");
+    }
+    if (secret.isEmpty()) {
+      throw new InvalidSettingException(
+          BOOTSTRAP_CLIENT_SECRET, "must be set when " + BOOTSTRAP_CLIENT_ID + " is set");
+    }
+    UUID clientId;
+    try {
+      clientId = UUID.fromString(id.get());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingException(BOOTSTRAP_CLIENT_ID, "is not a UUID");
+    }
+    if (secret.get().length() < MIN_BOOTSTRAP_SECRET) {
+      throw new InvalidSettingException(
+          BOOTSTRAP_CLIENT_SECRET, "must be at least " + MIN_BOOTSTRAP_SECRET + " characters");
+    }
+    return Optional.of(new BootstrapAccount(clientId, secret.get()));
+  }
+
+  private String organization(String entry) {
+    String text = required(entry);
+    if (!ORGANIZATION.matcher(text).matches()) {
+      throw new InvalidSettingException(
+          entry, "must be 1 to 64 letters, digits, '.', '_' or '-': '" + text + "'");
+    }
+    return text;
+  }
+
+  private int keySize() {
+    String text = required(SIGNING_KEY_SIZE);
+    int bits;
+    try {
+      bits = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidSettingException(SIGNING_KEY_SIZE, "is not a whole number: '" + text + "'");
+    }
+    if (bits < 2048 || bits > 8192 || bits % 8 != 0) {
+      throw new InvalidSettingException(
+          SIGNING_KEY_SIZE, "must be a multiple of 8 from 2048 to 8192 bits, not " + bits);
+    }
+    return bits;
+  }
+
+  private RateLimitStore rateLimitStore() {
+    String text = required(RATE_LIMIT_STORE);
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "memory" -> RateLimitStore.MEMORY;
+      case "database" -> RateLimitStore.DATABASE;
+      default ->
+          throw new InvalidSettingException(
+              RATE_LIMIT_STORE, "must be 'memory' or 'database', not '" + text + "'");
+    };
+  }
+
+  private String required(String entry) {
+    return optional(entry).orElseThrow(() -> missing(entry));
+  }
+
+  private Optional<String> optional(String entry) {
+    Object value = value(entry);
+    return value == null || value.toString().isBlank()
+        ? Optional.empty()
+        : Optional.of(value.toString().trim());
+  }
+
+  private Object value(String entry) {
+    try {
+      return lookup.apply(entry);
+    } catch (RuntimeException e) {
+      throw new InvalidSettingException(entry, "cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static InvalidSettingException missing(String entry) {
+    return new InvalidSettingException(entry, "is not set");
+  }
+
+  private static Object lookupInEnvironment(String name) {
+    try {
+      return new InitialContext().lookup("java:comp/env/" + name);
+    } catch (NameNotFoundException e) {
+      return null;
+    } catch (NamingException e) {
+      throw new IllegalStateException(e.getExplanation(), e);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.platform.identity.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import javax.crypto.SecretKey;
+
+/**
+ * Every setting of the service, typed and checked. Built by {@link JndiSettings#read}.
+ *
+ * @param issuer the {@code iss} of every token and the base of the discovery document
+ * @param tokenLifetime lifetime of an access token (SPEC 8: 24 hours)
+ * @param keyEncryptionKey AES-256 key that encrypts the private signing keys at rest
+ * @param secretPepper HMAC-SHA-256 key under which client secrets are digested
+ * @param bootstrap the configured bootstrap administrator, if any (ADMIN.md "Bootstrap")
+ * @param bootstrapOrganization organization of the bootstrap administrator
+ * @param signingKeySize RSA modulus length in bits
+ * @param keySchedule the signing-key rotation schedule (DESIGN decision 4)
+ * @param rateLimitStore where rate-limit buckets live
+ */
+public record Settings(
+    URI issuer,
+    Duration tokenLifetime,
+    SecretKey keyEncryptionKey,
+    SecretKey secretPepper,
+    Optional<BootstrapAccount> bootstrap,
+    String bootstrapOrganization,
+    int signingKeySize,
+    KeySchedule keySchedule,
+    RateLimitStore rateLimitStore) {
+
+  /** A bootstrap administrator whose credentials the operator chose. */
+  public record BootstrapAccount(UUID clientId, String clientSecret) {
+    @Override
+    public String toString() {
+      return "BootstrapAccount[clientId=" + clientId + ", clientSecret=(hidden)]";
+    }
+  }
+
+  /**
+   * When signing keys are created, start signing and leave the published list.
+   *
+   * @param rotationInterval how long a key signs before the next one takes over
+   * @param prePublication how long a new key is listed before it signs (at least the JWKS cache
+   *     time)
+   * @param retention how long a key stays listed after its last signature (at least the token
+   *     lifetime plus clock skew)
+   * @param refresh how often each node recomputes its key ring from the database
+   */
+  public record KeySchedule(
+      Duration rotationInterval, Duration prePublication, Duration retention, Duration refresh) {}
+
+  /** Where the rate limiter keeps its buckets. */
+  public enum RateLimitStore {
+    /** In this node's memory: the single-node default. */
+    MEMORY,
+    /** In the PostgreSQL database, shared by every node. */
+    DATABASE
+  }
+}

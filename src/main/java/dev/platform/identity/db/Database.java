@@ -1,0 +1,99 @@
+package dev.platform.identity.db;
+
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import jakarta.persistence.EntityTransaction;
+import jakarta.persistence.Persistence;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.eclipse.persistence.config.PersistenceUnitProperties;
+
+/** The one way to the database: migrates it, then runs each unit of work in its own transaction. */
+public final class Database implements AutoCloseable {
+  /** The container-managed DataSource (DESIGN "Shape"). */
+  public static final String DATA_SOURCE = "jdbc/identity";
+
+  private final DataSource dataSource;
+  private final Migrations migrations;
+  private final EntityManagerFactory factory;
+
+  private Database(DataSource dataSource, Migrations migrations, EntityManagerFactory factory) {
+    this.dataSource = dataSource;
+    this.migrations = migrations;
+    this.factory = factory;
+  }
+
+  /** Migrates the database behind {@code java:comp/env/jdbc/identity} and opens it. */
+  public static Database fromJndi() {
+    try {
+      return open((DataSource) new InitialContext().lookup("java:comp/env/" + DATA_SOURCE));
+    } catch (NamingException e) {
+      throw new IllegalStateException(
+          "java:comp/env/" + DATA_SOURCE + " is not bound: configure the DataSource", e);
+    }
+  }
+
+  /**
+   * Migrates the database to the newest schema and opens a persistence unit of its own on it. Each
+   * call gets its own EclipseLink session, as a separate node would.
+   */
+  public static Database open(DataSource dataSource) {
+    Migrations migrations = Migrations.migrate(dataSource);
+    Map<String, Object> properties =
+        Map.of(
+            PersistenceUnitProperties.NON_JTA_DATASOURCE,
+            dataSource,
+            PersistenceUnitProperties.SESSION_NAME,
+            "identity-" + UUID.randomUUID());
+    return new Database(
+        dataSource, migrations, Persistence.createEntityManagerFactory("identity", properties));
+  }
+
+  /** Runs {@code work} in a read-only unit of work and returns its result. */
+  public <T> T read(Function<EntityManager, T> work) {
+    EntityManager em = factory.createEntityManager();
+    try {
+      return work.apply(em);
+    } finally {
+      em.close();
+    }
+  }
+
+  /**
+   * Runs {@code work} in a transaction that commits when it returns and rolls back if it throws.
+   */
+  public <T> T write(Function<EntityManager, T> work) {
+    EntityManager em = factory.createEntityManager();
+    EntityTransaction tx = em.getTransaction();
+    try {
+      tx.begin();
+      T result = work.apply(em);
+      tx.commit();
+      return result;
+    } finally {
+      if (tx.isActive()) {
+        tx.rollback();
+      }
+      em.close();
+    }
+  }
+
+  /** True when the database answers and holds the newest schema (readiness). */
+  public boolean isReady() {
+    return migrations.isCurrent();
+  }
+
+  /** The DataSource, for the parts that speak JDBC themselves (the rate-limit store). */
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  @Override
+  public void close() {
+    factory.close();
+  }
+}

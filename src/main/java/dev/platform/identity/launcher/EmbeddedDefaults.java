@@ -1,0 +1,79 @@
+package dev.platform.identity.launcher;
+
+import java.nio.file.Path;
+import org.apache.catalina.Context;
+import org.apache.catalina.Lifecycle;
+import org.apache.catalina.LifecycleEvent;
+import org.apache.catalina.LifecycleListener;
+import org.apache.catalina.deploy.NamingResourcesImpl;
+import org.apache.tomcat.util.descriptor.web.ContextEnvironment;
+import org.apache.tomcat.util.descriptor.web.ContextResource;
+
+/**
+ * The H2 default: after Tomcat has read the context file (if any), adds every JNDI entry that the
+ * file does not set, as a {@code context.xml} with {@code override="false"} would. So a user's
+ * {@code --context} file overrides exactly as it does on a real Tomcat.
+ */
+final class EmbeddedDefaults implements LifecycleListener {
+  private final Options options;
+
+  EmbeddedDefaults(Options options) {
+    this.options = options;
+  }
+
+  @Override
+  public void lifecycleEvent(LifecycleEvent event) {
+    if (Lifecycle.AFTER_INIT_EVENT.equals(event.getType())) {
+      addDefaults(((Context) event.getLifecycle()).getNamingResources());
+    }
+  }
+
+  private void addDefaults(NamingResourcesImpl naming) {
+    Path data = options.data();
+    if (naming.findResource("jdbc/identity") == null) {
+      naming.addResource(h2(data.resolve("identity")));
+    }
+    environment(naming, "identity/issuer", options.issuer());
+    if (naming.findEnvironment("identity/keyEncryptionKey") == null) {
+      environment(
+          naming,
+          "identity/keyEncryptionKey",
+          LocalSecrets.readOrGenerate(data.resolve("key-encryption-key"), "key-encryption key"));
+    }
+    if (naming.findEnvironment("identity/secretPepper") == null) {
+      environment(
+          naming,
+          "identity/secretPepper",
+          LocalSecrets.readOrGenerate(data.resolve("secret-pepper"), "client-secret pepper"));
+    }
+  }
+
+  private static void environment(NamingResourcesImpl naming, String name, String value) {
+    if (naming.findEnvironment(name) != null) {
+      return;
+    }
+    ContextEnvironment entry = new ContextEnvironment();
+    entry.setName(name);
+    entry.setType(String.class.getName());
+    entry.setValue(value);
+    entry.setOverride(false);
+    naming.addEnvironment(entry);
+  }
+
+  /** H2 in file mode; WRITE_DELAY=0 so a commit is on disk before the response leaves. */
+  private static ContextResource h2(Path database) {
+    ContextResource resource = new ContextResource();
+    resource.setName("jdbc/identity");
+    resource.setAuth("Container");
+    resource.setType("javax.sql.DataSource");
+    resource.setProperty("driverClassName", "org.h2.Driver");
+    resource.setProperty(
+        "url", "jdbc:h2:file:" + database + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
+    resource.setProperty("username", "sa");
+    resource.setProperty("password", "");
+    resource.setProperty("maxTotal", "20");
+    resource.setProperty("maxWaitMillis", "5000");
+    resource.setCloseMethod("close");
+    return resource;
+  }
+}

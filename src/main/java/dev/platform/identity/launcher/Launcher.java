@@ -1,0 +1,87 @@
+package dev.platform.identity.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.logging.Logger;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+/** Starts the WAR on embedded Tomcat, by default on 127.0.0.1:8080 with H2 under ./data. */
+public final class Launcher {
+  private static final Logger LOG = Logger.getLogger(Launcher.class.getName());
+
+  private Launcher() {}
+
+  public static void main(String[] args) throws Exception {
+    System.setProperty(
+        "java.util.logging.SimpleFormatter.format", "%1$tF %1$tT %4$s [%3$s] %5$s%6$s%n");
+    Options options;
+    try {
+      options = Options.parse(args, defaultWar());
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    Tomcat tomcat = start(options);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat), "identity-stop"));
+    tomcat.getServer().await();
+  }
+
+  static Tomcat start(Options options) throws IOException, LifecycleException {
+    if (!Files.isRegularFile(options.war())) {
+      throw new IllegalStateException(options.war() + " is missing: build it with mvn package");
+    }
+    Files.createDirectories(options.data());
+    Path base = Files.createTempDirectory("identity-tomcat");
+    Files.createDirectories(base.resolve("webapps"));
+
+    Tomcat tomcat = new Tomcat();
+    tomcat.setBaseDir(base.toString());
+    tomcat.setPort(options.port());
+    Connector connector = tomcat.getConnector();
+    connector.setProperty("address", options.bind());
+    tomcat.enableNaming();
+    tomcat.setAddDefaultWebXmlToWebapp(false);
+    Context context = tomcat.addWebapp("", options.war().toString());
+    if (options.context().isPresent()) {
+      context.setConfigFile(options.context().get().toUri().toURL());
+    }
+    context.addLifecycleListener(new EmbeddedDefaults(options));
+    tomcat.start();
+    if (context.getState() != LifecycleState.STARTED) {
+      stop(tomcat);
+      throw new IllegalStateException("the identity service did not start: see the log above");
+    }
+    LOG.info(
+        "Identity service listening on http://"
+            + options.bind()
+            + ":"
+            + options.port()
+            + " (data in "
+            + options.data()
+            + ")");
+    return tomcat;
+  }
+
+  private static void stop(Tomcat tomcat) {
+    try {
+      tomcat.stop();
+      tomcat.destroy();
+    } catch (LifecycleException e) {
+      LOG.warning("Stopping Tomcat failed: " + e.getMessage());
+    }
+  }
+
+  /** The WAR beside the launcher's own folder: target/identity.war. */
+  private static Path defaultWar() throws URISyntaxException {
+    File jar = new File(Launcher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    return jar.toPath().getParent().resolveSibling("identity.war");
+  }
+}

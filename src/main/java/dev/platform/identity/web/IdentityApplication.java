@@ -1,0 +1,20 @@
+package dev.platform.identity.web;
+
+import dev.platform.identity.db.Database;
+import org.glassfish.jersey.jackson.JacksonFeature;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.ServerProperties;
+
+/**
+ * The one JAX-RS application: every resource and provider, as instances built by {@link Startup}.
+ */
+final class IdentityApplication extends ResourceConfig {
+  IdentityApplication(Database database) {
+    property(ServerProperties.WADL_FEATURE_DISABLE, true);
+    property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);
+    register(JacksonFeature.withoutExceptionMappers());
+    register(new Json());
+    register(new ServerErrorMapper());
+    register(new HealthResource(database));
+  }
+}

@@ -1,0 +1,70 @@
+package dev.platform.identity.web;
+
+import dev.platform.identity.account.Bootstrap;
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.config.Settings;
+import dev.platform.identity.db.Database;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.ServletRegistration;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.servlet.ServletContainer;
+
+/**
+ * The composition root (STYLE 7): reads the settings, opens the database, wires every feature by
+ * constructor and registers the one Jersey servlet at the context root. Anything that fails here
+ * stops the deployment, with a message that says why.
+ */
+public class Startup implements ServletContextListener {
+  private static final Logger LOG = Logger.getLogger(Startup.class.getName());
+
+  private Database database;
+
+  @Override
+  public void contextInitialized(ServletContextEvent event) {
+    try {
+      start(event.getServletContext());
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "The identity service cannot start: " + e.getMessage(), e);
+      if (database != null) {
+        database.close();
+      }
+      throw e;
+    }
+  }
+
+  private void start(ServletContext context) {
+    Settings settings = JndiSettings.fromJndi();
+    database = Database.fromJndi();
+    Clock clock = Clock.systemUTC();
+    SecureRandom random = new SecureRandom();
+    ServiceAccounts accounts = new ServiceAccounts(database);
+    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    new Bootstrap(accounts, digest, clock, random).run(settings);
+
+    ResourceConfig application = new IdentityApplication(database);
+    extend(application);
+    ServletRegistration.Dynamic servlet =
+        context.addServlet("identity", new ServletContainer(application));
+    servlet.addMapping("/*");
+    servlet.setLoadOnStartup(1);
+    LOG.info("The identity service is up; issuer " + settings.issuer());
+  }
+
+  /** A seam for tests that deploy an extra resource; the service itself adds nothing here. */
+  protected void extend(ResourceConfig application) {}
+
+  @Override
+  public void contextDestroyed(ServletContextEvent event) {
+    if (database != null) {
+      database.close();
+    }
+  }
+}
