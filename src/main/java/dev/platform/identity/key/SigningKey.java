@@ -1,0 +1,204 @@
+package dev.platform.identity.key;
+
+import jakarta.persistence.Cacheable;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.Table;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An RSA signing key and its schedule (DESIGN decision 4): listed from {@code publishedAt}, signing
+ * from {@code activeFrom} until a later key starts, listed until {@code expiresAt}. The private key
+ * is stored only encrypted (DESIGN decision 5). Never in the shared cache: the key ring is the
+ * cache.
+ */
+@Entity
+@Table(name = "signing_key")
+@Cacheable(false)
+@NamedQuery(name = SigningKey.ALL, query = "select k from SigningKey k order by k.createdAt, k.kid")
+@NamedQuery(
+    name = SigningKey.IN_SLOT,
+    query = "select count(k) from SigningKey k where k.scheduleSlot = :slot")
+public class SigningKey {
+  static final String ALL = "SigningKey.all";
+  static final String IN_SLOT = "SigningKey.inSlot";
+
+  /** The slot of the very first key: two nodes starting on an empty database create one key. */
+  static final String FIRST_SLOT = "first";
+
+  /** Among keys that have started, the one that started last signs. */
+  private static final Comparator<SigningKey> START_ORDER =
+      Comparator.comparing((SigningKey key) -> key.activeFrom)
+          .thenComparing(key -> key.createdAt)
+          .thenComparing(key -> key.kid);
+
+  @Id private String kid;
+
+  @Column(name = "public_key")
+  private String publicKey;
+
+  @Column(name = "private_key")
+  private String privateKey;
+
+  @Column(name = "private_key_nonce")
+  private String privateKeyNonce;
+
+  @Column(name = "schedule_slot")
+  private String scheduleSlot;
+
+  @Column(name = "published_at")
+  private Instant publishedAt;
+
+  @Column(name = "active_from")
+  private Instant activeFrom;
+
+  @Column(name = "expires_at")
+  private Instant expiresAt;
+
+  @Column(name = "revoked_at")
+  private Instant revokedAt;
+
+  @Column(name = "created_at")
+  private Instant createdAt;
+
+  protected SigningKey() {}
+
+  private SigningKey(KeyMaterial material, String scheduleSlot, Instant now, Instant activeFrom) {
+    this.kid = material.kid();
+    this.publicKey = Base64.getEncoder().encodeToString(material.publicKey());
+    this.privateKey = Base64.getEncoder().encodeToString(material.privateKey().ciphertext());
+    this.privateKeyNonce = Base64.getEncoder().encodeToString(material.privateKey().nonce());
+    this.scheduleSlot = scheduleSlot;
+    this.publishedAt = now;
+    this.activeFrom = activeFrom;
+    this.createdAt = now;
+  }
+
+  /** A key published {@code now} that signs from {@code activeFrom}, holding {@code slot}. */
+  static SigningKey create(KeyMaterial material, String slot, Instant now, Instant activeFrom) {
+    return new SigningKey(material, slot, now, activeFrom);
+  }
+
+  /** The key among {@code keys} that signs at {@code time}, if any. */
+  static Optional<SigningKey> currentAt(Collection<SigningKey> keys, Instant time) {
+    return keys.stream().filter(key -> key.hasStartedAt(time)).max(START_ORDER);
+  }
+
+  /** The slot for a first key when the table is empty, else for a successor of the newest row. */
+  static String slotAfterNewest(List<SigningKey> keys) {
+    return keys.stream()
+        .max(Comparator.comparing((SigningKey key) -> key.createdAt).thenComparing(key -> key.kid))
+        .map(SigningKey::successorSlot)
+        .orElse(FIRST_SLOT);
+  }
+
+  /** The slot of the key that takes over from this one. */
+  String successorSlot() {
+    return "after:" + kid;
+  }
+
+  /** Whether the key is in the published list (and the single lookup) at {@code time}. */
+  boolean isListedAt(Instant time) {
+    return revokedAt == null
+        && !publishedAt.isAfter(time)
+        && (expiresAt == null || time.isBefore(expiresAt));
+  }
+
+  /** Whether the key is listed and has reached its {@code activeFrom} at {@code time}. */
+  boolean hasStartedAt(Instant time) {
+    return isListedAt(time) && !activeFrom.isAfter(time);
+  }
+
+  /** Whether the key is neither revoked nor expired and signs only after {@code time}. */
+  boolean isPendingAt(Instant time) {
+    return revokedAt == null
+        && activeFrom.isAfter(time)
+        && (expiresAt == null || time.isBefore(expiresAt));
+  }
+
+  /** Whether {@code other} is this key with the same schedule (the key material never changes). */
+  boolean hasSameSchedule(SigningKey other) {
+    return kid.equals(other.kid)
+        && publishedAt.equals(other.publishedAt)
+        && activeFrom.equals(other.activeFrom)
+        && Objects.equals(expiresAt, other.expiresAt)
+        && Objects.equals(revokedAt, other.revokedAt);
+  }
+
+  /** Compromise: the key leaves the list at once and gives up its schedule slot. */
+  void revoke(Instant now) {
+    if (revokedAt == null) {
+      revokedAt = now;
+      scheduleSlot = null;
+    }
+  }
+
+  /** A key that never signed is superseded by an operator's rotation: it leaves the list now. */
+  void retire(Instant now) {
+    expiresAt = now;
+    scheduleSlot = null;
+  }
+
+  /** The key stops being listed at {@code time}: its last signature plus the retention. */
+  void expireAt(Instant time) {
+    expiresAt = time;
+  }
+
+  /** The public key, decoded from its stored X.509 form. */
+  RSAPublicKey rsaPublicKey() {
+    try {
+      return (RSAPublicKey)
+          KeyFactory.getInstance("RSA")
+              .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(publicKey)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("signing key " + kid + " has an unreadable public key", e);
+    }
+  }
+
+  /** The private key as stored: encrypted. */
+  SealedKey sealedPrivateKey() {
+    return new SealedKey(
+        Base64.getDecoder().decode(privateKeyNonce), Base64.getDecoder().decode(privateKey));
+  }
+
+  String scheduleSlot() {
+    return scheduleSlot;
+  }
+
+  public String kid() {
+    return kid;
+  }
+
+  public Instant publishedAt() {
+    return publishedAt;
+  }
+
+  public Instant activeFrom() {
+    return activeFrom;
+  }
+
+  /** When the key leaves the list; empty until its successor is scheduled. */
+  public Optional<Instant> expiresAt() {
+    return Optional.ofNullable(expiresAt);
+  }
+
+  public Optional<Instant> revokedAt() {
+    return Optional.ofNullable(revokedAt);
+  }
+
+  public Instant createdAt() {
+    return createdAt;
+  }
+}
