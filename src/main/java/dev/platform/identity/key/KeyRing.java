@@ -1,0 +1,117 @@
+package dev.platform.identity.key;
+
+import dev.platform.identity.config.Settings.KeySchedule;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The signing keys in memory: one immutable {@link KeyRingSnapshot} in an {@link AtomicReference}.
+ * The token path reads it without touching the database or decrypting anything. Each node reloads
+ * the rows on {@link KeySchedule#refresh()} (see {@link KeyRotation#start()}) and at once after a
+ * change of its own; between reloads the snapshot follows the clock through the activations and
+ * expiries the rows already announce, so nodes agree on the current key without talking.
+ */
+public final class KeyRing {
+  /** SPEC 8: clients cache the public keys for at most an hour. */
+  static final Duration MAX_CACHE_TIME = Duration.ofHours(1);
+
+  private final SigningKeys keys;
+  private final KeyEncryption encryption;
+  private final Clock clock;
+  private final Duration cacheTime;
+  private final AtomicReference<KeyRingSnapshot> snapshot = new AtomicReference<>();
+
+  public KeyRing(SigningKeys keys, KeyEncryption encryption, KeySchedule schedule, Clock clock) {
+    this.keys = keys;
+    this.encryption = encryption;
+    this.clock = clock;
+    this.cacheTime = cacheTime(schedule);
+  }
+
+  /**
+   * A node learns of another node's new key up to one refresh late, and a new key signs one
+   * pre-publication after it is stored; a list cached for at most the difference therefore always
+   * holds a key before it signs.
+   */
+  private static Duration cacheTime(KeySchedule schedule) {
+    Duration bound = schedule.prePublication().minus(schedule.refresh());
+    return bound.compareTo(MAX_CACHE_TIME) < 0 ? bound : MAX_CACHE_TIME;
+  }
+
+  /**
+   * Reloads the rows from the database.
+   *
+   * @throws IllegalStateException naming {@code java:comp/env/identity/keyEncryptionKey} when the
+   *     current key cannot be decrypted with it
+   */
+  public synchronized void refresh() {
+    snapshot.set(KeyRingSnapshot.of(keys.all(), clock.instant(), snapshot.get(), encryption));
+  }
+
+  /**
+   * The key to sign with now. Cheap: no database, no decryption.
+   *
+   * @throws IllegalStateException when no key signs now (the ring was never loaded, or no key has
+   *     started yet)
+   */
+  public CurrentKey current() {
+    return snapshotAt(clock.instant())
+        .current()
+        .orElseThrow(() -> new IllegalStateException("no signing key is active at this time"));
+  }
+
+  /** SPEC 4.2: the published list as JSON, cacheable until the list next changes. */
+  Cached<byte[]> published() {
+    Instant now = clock.instant();
+    KeyRingSnapshot held = snapshotAt(now);
+    return new Cached<>(held.keySetJson(), maxAge(now, held.listChangesAt()));
+  }
+
+  /**
+   * SPEC 4.3: the published key {@code kid}, cacheable until anything of it next changes; empty
+   * when unknown, not yet published, expired or revoked.
+   */
+  Optional<Cached<PublicKeyRecord>> lookup(String kid) {
+    Instant now = clock.instant();
+    KeyRingSnapshot held = snapshotAt(now);
+    return held.find(kid).map(record -> new Cached<>(record, maxAge(now, held.changesAt())));
+  }
+
+  /** The rows of the snapshot in use, as last loaded. */
+  List<SigningKey> rows() {
+    return snapshotAt(clock.instant()).rows();
+  }
+
+  private Duration maxAge(Instant now, Instant change) {
+    if (change == null) {
+      return cacheTime;
+    }
+    Duration left = Duration.between(now, change);
+    return left.compareTo(cacheTime) < 0 ? left : cacheTime;
+  }
+
+  private KeyRingSnapshot snapshotAt(Instant now) {
+    KeyRingSnapshot held = snapshot.get();
+    if (held == null) {
+      throw new IllegalStateException("the key ring is not loaded yet");
+    }
+    if (held.holdsAt(now)) {
+      return held;
+    }
+    KeyRingSnapshot moved = KeyRingSnapshot.of(held.rows(), now, held, encryption);
+    snapshot.compareAndSet(held, moved);
+    return moved;
+  }
+
+  /**
+   * A response body and how long a client may cache it.
+   *
+   * @param body shared by every response until the ring changes: never modify it
+   * @param maxAge at most {@link #MAX_CACHE_TIME}, never past the body's next change
+   */
+  record Cached<T>(T body, Duration maxAge) {}
+}

@@ -1,0 +1,156 @@
+package dev.platform.identity.key;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * What the key ring knows at one instant, computed from the stored rows and that instant alone, so
+ * every node with the same rows and clock computes the same: the current key (decrypted), the
+ * published keys and the list's JSON, serialized once. It holds until {@link #changesAt}, the next
+ * publication, activation or expiry among the rows; then the ring recomputes it from the same rows.
+ */
+final class KeyRingSnapshot {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<SigningKey> rows;
+  private final Instant at;
+  private final Instant changesAt;
+  private final Instant listChangesAt;
+  private final CurrentKey current;
+  private final List<String> listed;
+  private final byte[] keySetJson;
+  private final Map<String, PublicKeyRecord> records;
+
+  private KeyRingSnapshot(
+      List<SigningKey> rows,
+      Instant at,
+      CurrentKey current,
+      List<SigningKey> listed,
+      byte[] keySetJson) {
+    this.rows = rows;
+    this.at = at;
+    this.changesAt =
+        next(rows, at, key -> Stream.of(key.publishedAt(), key.activeFrom(), expiry(key)));
+    this.listChangesAt = next(rows, at, key -> Stream.of(key.publishedAt(), expiry(key)));
+    this.current = current;
+    this.listed = listed.stream().map(SigningKey::kid).toList();
+    this.keySetJson = keySetJson;
+    this.records = new LinkedHashMap<>();
+    for (SigningKey key : listed) {
+      records.put(key.kid(), PublicKeyRecord.from(key, isCurrent(key)));
+    }
+  }
+
+  /**
+   * The ring as {@code rows} make it at {@code at}. From {@code previous}, what has not changed is
+   * reused: all of it when the rows are the same, else the decrypted current key and the serialized
+   * list if they stay.
+   */
+  static KeyRingSnapshot of(
+      List<SigningKey> rows, Instant at, KeyRingSnapshot previous, KeyEncryption encryption) {
+    if (previous != null && previous.holdsAt(at) && previous.hasRows(rows)) {
+      return previous;
+    }
+    Optional<SigningKey> currentRow = SigningKey.currentAt(rows, at);
+    CurrentKey current =
+        currentRow
+            .map(
+                key ->
+                    previous != null && previous.isCurrent(key)
+                        ? previous.current
+                        : new CurrentKey(
+                            key.kid(), encryption.open(key.kid(), key.sealedPrivateKey())))
+            .orElse(null);
+    String currentKid = currentRow.map(SigningKey::kid).orElse(null);
+    List<SigningKey> listed =
+        rows.stream()
+            .filter(key -> key.isListedAt(at))
+            .sorted(
+                Comparator.comparing((SigningKey key) -> !key.kid().equals(currentKid))
+                    .thenComparing(SigningKey::activeFrom, Comparator.reverseOrder()))
+            .toList();
+    List<String> kids = listed.stream().map(SigningKey::kid).toList();
+    byte[] json =
+        previous != null && previous.listed.equals(kids) ? previous.keySetJson : keySetJson(listed);
+    return new KeyRingSnapshot(List.copyOf(rows), at, current, listed, json);
+  }
+
+  private boolean hasRows(List<SigningKey> other) {
+    if (rows.size() != other.size()) {
+      return false;
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      if (!rows.get(i).hasSameSchedule(other.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether this snapshot is what the rows make at {@code time}. */
+  boolean holdsAt(Instant time) {
+    return !time.isBefore(at) && (changesAt == null || time.isBefore(changesAt));
+  }
+
+  List<SigningKey> rows() {
+    return rows;
+  }
+
+  Optional<CurrentKey> current() {
+    return Optional.ofNullable(current);
+  }
+
+  /** SPEC 4.2: {@code {"keys":[...]}}, current key first. */
+  byte[] keySetJson() {
+    return keySetJson;
+  }
+
+  /** The next publication or removal, when the published list changes; null if none is due. */
+  Instant listChangesAt() {
+    return listChangesAt;
+  }
+
+  /** The next moment anything here changes, activation included; null if none is due. */
+  Instant changesAt() {
+    return changesAt;
+  }
+
+  /** SPEC 4.3: a published key by its id. */
+  Optional<PublicKeyRecord> find(String kid) {
+    return Optional.ofNullable(records.get(kid));
+  }
+
+  private boolean isCurrent(SigningKey key) {
+    return current != null && current.kid().equals(key.kid());
+  }
+
+  private static byte[] keySetJson(List<SigningKey> listed) {
+    try {
+      return JSON.writeValueAsBytes(Map.of("keys", listed.stream().map(Jwk::from).toList()));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the key set cannot be written as JSON", e);
+    }
+  }
+
+  private static Instant next(
+      List<SigningKey> rows, Instant at, Function<SigningKey, Stream<Instant>> moments) {
+    return rows.stream()
+        .filter(key -> key.revokedAt().isEmpty())
+        .flatMap(moments)
+        .filter(time -> time != null && time.isAfter(at))
+        .min(Comparator.naturalOrder())
+        .orElse(null);
+  }
+
+  private static Instant expiry(SigningKey key) {
+    return key.expiresAt().orElse(null);
+  }
+}

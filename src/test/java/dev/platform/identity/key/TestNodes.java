@@ -1,0 +1,77 @@
+package dev.platform.identity.key;
+
+import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.config.Settings;
+import dev.platform.identity.db.Database;
+import dev.platform.identity.db.TestDatabases;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Service nodes for key tests: each has its own EclipseLink session, key ring and rotation on a
+ * shared in-memory H2 database, as separate processes on one PostgreSQL would.
+ */
+final class TestNodes {
+  static final SecureRandom RANDOM = new SecureRandom();
+
+  /** One node. */
+  record Node(Database database, SigningKeys keys, KeyRing ring, KeyRotation rotation)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      rotation.close();
+      database.close();
+    }
+  }
+
+  private TestNodes() {}
+
+  /** A new, empty database's name. */
+  static String newDatabase() {
+    return "keys-" + UUID.randomUUID();
+  }
+
+  /** A node on the named database; nothing is created until its rotation runs. */
+  static Node node(String database, Settings settings, Clock clock) {
+    Database db = Database.open(TestDatabases.h2DataSource(database));
+    SigningKeys keys = new SigningKeys(db);
+    KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), RANDOM);
+    KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
+    return new Node(
+        db, keys, ring, new KeyRotation(keys, ring, encryption, settings, clock, RANDOM));
+  }
+
+  /** The default settings of web.xml, with a random key-encryption key. */
+  static Settings settings() {
+    return settings(Map.of());
+  }
+
+  /** The defaults with some entries (names relative to java:comp/env) replaced. */
+  static Settings settings(Map<String, String> overrides) {
+    Map<String, String> values = new HashMap<>();
+    values.put(JndiSettings.ISSUER, "https://identity.example");
+    values.put(JndiSettings.TOKEN_LIFETIME, "PT24H");
+    values.put(JndiSettings.KEY_ENCRYPTION_KEY, randomKey());
+    values.put(JndiSettings.SECRET_PEPPER, randomKey());
+    values.put(JndiSettings.BOOTSTRAP_ORGANIZATION, "root");
+    values.put(JndiSettings.SIGNING_KEY_SIZE, "2048");
+    values.put(JndiSettings.KEY_ROTATION_INTERVAL, "P90D");
+    values.put(JndiSettings.KEY_PRE_PUBLICATION, "PT24H");
+    values.put(JndiSettings.KEY_RETENTION, "PT25H");
+    values.put(JndiSettings.KEY_RING_REFRESH, "PT30S");
+    values.put(JndiSettings.RATE_LIMIT_STORE, "memory");
+    values.putAll(overrides);
+    return JndiSettings.read(values::get);
+  }
+
+  /** A random AES-256 key-encryption key as the JNDI entry holds it. */
+  static String randomKey() {
+    byte[] key = new byte[32];
+    RANDOM.nextBytes(key);
+    return Base64.getEncoder().encodeToString(key);
+  }
+}
