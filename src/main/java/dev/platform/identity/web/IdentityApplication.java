@@ -1,6 +1,9 @@
 package dev.platform.identity.web;
 
 import dev.platform.identity.db.Database;
+import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.key.PublicKeysResource;
+import dev.platform.identity.key.UnknownKeyMapper;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
@@ -9,12 +12,14 @@ import org.glassfish.jersey.server.ServerProperties;
  * The one JAX-RS application: every resource and provider, as instances built by {@link Startup}.
  */
 final class IdentityApplication extends ResourceConfig {
-  IdentityApplication(Database database) {
+  IdentityApplication(Database database, KeyRing keyRing) {
     property(ServerProperties.WADL_FEATURE_DISABLE, true);
     property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);
     register(JacksonFeature.withoutExceptionMappers());
     register(new Json());
     register(new ServerErrorMapper());
     register(new HealthResource(database));
+    register(new UnknownKeyMapper());
+    register(new PublicKeysResource(keyRing));
   }
 }

@@ -6,6 +6,10 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.key.KeyEncryption;
+import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.key.KeyRotation;
+import dev.platform.identity.key.SigningKeys;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -26,6 +30,7 @@ public class Startup implements ServletContextListener {
   private static final Logger LOG = Logger.getLogger(Startup.class.getName());
 
   private Database database;
+  private KeyRotation keyRotation;
 
   @Override
   public void contextInitialized(ServletContextEvent event) {
@@ -33,9 +38,7 @@ public class Startup implements ServletContextListener {
       start(event.getServletContext());
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "The identity service cannot start: " + e.getMessage(), e);
-      if (database != null) {
-        database.close();
-      }
+      stop();
       throw e;
     }
   }
@@ -48,8 +51,13 @@ public class Startup implements ServletContextListener {
     ServiceAccounts accounts = new ServiceAccounts(database);
     SecretDigest digest = new SecretDigest(settings.secretPepper());
     new Bootstrap(accounts, digest, clock, random).run(settings);
+    SigningKeys signingKeys = new SigningKeys(database);
+    KeyEncryption keyEncryption = new KeyEncryption(settings.keyEncryptionKey(), random);
+    KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
+    keyRotation = new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random);
+    keyRotation.start();
 
-    ResourceConfig application = new IdentityApplication(database);
+    ResourceConfig application = new IdentityApplication(database, keyRing);
     extend(application);
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
@@ -63,6 +71,13 @@ public class Startup implements ServletContextListener {
 
   @Override
   public void contextDestroyed(ServletContextEvent event) {
+    stop();
+  }
+
+  private void stop() {
+    if (keyRotation != null) {
+      keyRotation.close();
+    }
     if (database != null) {
       database.close();
     }

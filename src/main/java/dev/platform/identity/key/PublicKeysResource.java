@@ -1,0 +1,43 @@
+package dev.platform.identity.key;
+
+import dev.platform.identity.key.KeyRing.Cached;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * SPEC 4.2 and 4.3: the public keys that verify tokens. No authentication; unversioned on purpose.
+ * Served from the key ring: no database read per request.
+ */
+@Path("/api/public-keys")
+@Produces(MediaType.APPLICATION_JSON)
+public final class PublicKeysResource {
+  private final KeyRing ring;
+
+  public PublicKeysResource(KeyRing ring) {
+    this.ring = ring;
+  }
+
+  /** SPEC 4.2: every published key; during a rotation both the old and the new one. */
+  @GET
+  public Response list() {
+    return cached(ring.published());
+  }
+
+  /** SPEC 4.3: one published key, or 404 when it is unknown, expired or revoked. */
+  @GET
+  @Path("{keyId}")
+  public Response find(@PathParam("keyId") String keyId) {
+    return cached(ring.lookup(keyId).orElseThrow(() -> new UnknownKeyException(keyId)));
+  }
+
+  /** SPEC 8: at most an hour, and never past the next change, so no cache misses a new key. */
+  private static Response cached(Cached<?> cached) {
+    return Response.ok(cached.body())
+        .header("Cache-Control", "public, max-age=" + cached.maxAge().toSeconds())
+        .build();
+  }
+}
