@@ -3,6 +3,7 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
@@ -31,12 +32,21 @@ public class Startup implements ServletContextListener {
   public void contextInitialized(ServletContextEvent event) {
     try {
       start(event.getServletContext());
+    } catch (InvalidSettingException e) {
+      LOG.severe("The identity service cannot start: " + e.getMessage());
+      close();
+      throw e;
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "The identity service cannot start: " + e.getMessage(), e);
-      if (database != null) {
-        database.close();
-      }
+      close();
       throw e;
+    }
+  }
+
+  private void close() {
+    if (database != null) {
+      database.close();
+      database = null;
     }
   }
 
@@ -63,8 +73,6 @@ public class Startup implements ServletContextListener {
 
   @Override
   public void contextDestroyed(ServletContextEvent event) {
-    if (database != null) {
-      database.close();
-    }
+    close();
   }
 }
