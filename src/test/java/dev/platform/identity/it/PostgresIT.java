@@ -8,12 +8,16 @@ import dev.platform.identity.account.AccountStatus;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.GrantedScopes;
+import dev.platform.identity.scope.ScopeCatalog;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,6 +83,26 @@ class PostgresIT {
 
       a.change(id, account -> account.deactivate(NOW.plusSeconds(1)));
       assertEquals(AccountStatus.DEACTIVATED, b.find(id).orElseThrow().status());
+    }
+  }
+
+  @Test
+  void whenMigratedThenTheScopeCatalogIsSeededAndAPutReachesAnotherNode() {
+    try (Database nodeA = Database.open(dataSource());
+        Database nodeB = Database.open(dataSource())) {
+      ScopeCatalog a = new ScopeCatalog(nodeA);
+      ScopeCatalog b = new ScopeCatalog(nodeB);
+      assertEquals(19, a.list().size());
+
+      assertTrue(a.put("billing:invoices.view", "View invoices.", Optional.empty()));
+      b.refresh();
+
+      GrantedScopes granted = b.grant(List.of("billing:invoices.view"), Optional.empty());
+      List<String> invoices = List.of("billing.invoices.*");
+      assertEquals(new ChannelPermissions(invoices, List.of(), invoices), granted.channels());
+      assertEquals(
+          List.of("catalog.*"),
+          b.grant(List.of("catalog:*"), Optional.empty()).channels().publish());
     }
   }
 }
