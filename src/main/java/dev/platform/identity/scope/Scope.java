@@ -83,7 +83,7 @@ public class Scope {
     ChannelPermissions checked = channels.orElseGet(() -> defaultChannels(name));
     for (List<String> patterns :
         List.of(checked.subscribe(), checked.publish(), checked.replay())) {
-      requireWellFormed(name, patterns);
+      requireChannelPatterns(name, patterns);
     }
     return new Scope(name, description.strip(), checked);
   }
@@ -120,7 +120,7 @@ public class Scope {
     }
   }
 
-  private static void requireWellFormed(String name, List<String> patterns) {
+  private static void requireChannelPatterns(String name, List<String> patterns) {
     for (String pattern : patterns) {
       if (pattern.length() > MAX_CHANNEL || !CHANNEL.matcher(pattern).matches()) {
         throw InvalidScopeException.of(
@@ -141,9 +141,9 @@ public class Scope {
    * other {@code svc:res.action} gives publish on {@code svc.res.*}. A {@code svc:name} without a
    * resource (such as {@code identity:admin}) gives none.
    */
-  public static ChannelPermissions defaultChannels(String name) {
+  static ChannelPermissions defaultChannels(String name) {
     requireWellFormed(name);
-    String service = name.substring(0, name.indexOf(':'));
+    String service = serviceOf(name);
     String rest = name.substring(service.length() + 1);
     if (rest.equals(WILDCARD)) {
       List<String> all = List.of(service + ".*");
@@ -173,6 +173,10 @@ public class Scope {
 
   /** The first segment: the service the scope is for. */
   public String service() {
+    return serviceOf(name);
+  }
+
+  private static String serviceOf(String name) {
     return name.substring(0, name.indexOf(':'));
   }
 
