@@ -29,7 +29,14 @@ public final class Launcher {
       System.exit(2);
       return;
     }
-    Tomcat tomcat = start(options);
+    Tomcat tomcat;
+    try {
+      tomcat = start(options);
+    } catch (IllegalStateException e) {
+      System.err.println(e.getMessage());
+      System.exit(1);
+      return;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat), "identity-stop"));
     tomcat.getServer().await();
   }

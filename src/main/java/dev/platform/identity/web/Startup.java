@@ -3,6 +3,7 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
@@ -36,10 +37,25 @@ public class Startup implements ServletContextListener {
   public void contextInitialized(ServletContextEvent event) {
     try {
       start(event.getServletContext());
+    } catch (InvalidSettingException e) {
+      LOG.severe("The identity service cannot start: " + e.getMessage());
+      close();
+      throw e;
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "The identity service cannot start: " + e.getMessage(), e);
-      stop();
+      close();
       throw e;
+    }
+  }
+
+  private void close() {
+    if (keyRotation != null) {
+      keyRotation.close();
+      keyRotation = null;
+    }
+    if (database != null) {
+      database.close();
+      database = null;
     }
   }
 
@@ -71,15 +87,6 @@ public class Startup implements ServletContextListener {
 
   @Override
   public void contextDestroyed(ServletContextEvent event) {
-    stop();
-  }
-
-  private void stop() {
-    if (keyRotation != null) {
-      keyRotation.close();
-    }
-    if (database != null) {
-      database.close();
-    }
+    close();
   }
 }

@@ -1,0 +1,20 @@
+package dev.platform.identity.token;
+
+/** How a client authenticated at the token endpoint (RFC 6749 §2.3.1; RFC 8414 names). */
+public enum ClientAuthentication {
+  /** HTTP Basic with the form-encoded client_id and client_secret. */
+  CLIENT_SECRET_BASIC("client_secret_basic"),
+  /** client_id and client_secret as form parameters of the body (SPEC 4.1). */
+  CLIENT_SECRET_POST("client_secret_post");
+
+  private final String wireName;
+
+  ClientAuthentication(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** The name in {@code token_endpoint_auth_methods_supported} (RFC 8414 §2). */
+  public String wireName() {
+    return wireName;
+  }
+}

@@ -1,0 +1,182 @@
+package dev.platform.identity.token;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A checked {@code POST /oauth/token} request (SPEC 4.1, RFC 6749 §4.4.2). Only its shape is
+ * checked here: whether the client and its scopes are valid is for authentication and the scope
+ * catalog ({@code client_id} need not be a UUID yet: a non-UUID is {@code invalid_client}, not
+ * {@code invalid_request}).
+ *
+ * @param grantType always {@link #CLIENT_CREDENTIALS}
+ * @param clientId the client_id as sent, from the body or the Basic header
+ * @param clientSecret the client_secret as sent; never shown by {@link #toString}
+ * @param scope the requested {@code scope}, empty when omitted or empty
+ * @param authentication how the client sent its credentials
+ */
+public record TokenRequest(
+    String grantType,
+    String clientId,
+    String clientSecret,
+    Optional<String> scope,
+    ClientAuthentication authentication) {
+  /** The one grant type of this service (SPEC 5.1). */
+  public static final String CLIENT_CREDENTIALS = "client_credentials";
+
+  static final String GRANT_TYPE = "grant_type";
+  static final String CLIENT_ID = "client_id";
+  static final String CLIENT_SECRET = "client_secret";
+  static final String SCOPE = "scope";
+
+  private static final String FORM = "application/x-www-form-urlencoded";
+
+  /** RFC 6749 §3.2: these must not be repeated; other parameters are ignored. */
+  private static final List<String> KNOWN = List.of(GRANT_TYPE, CLIENT_ID, CLIENT_SECRET, SCOPE);
+
+  public TokenRequest {
+    Objects.requireNonNull(grantType);
+    Objects.requireNonNull(clientId);
+    Objects.requireNonNull(clientSecret);
+    Objects.requireNonNull(scope);
+    Objects.requireNonNull(authentication);
+  }
+
+  /**
+   * Parses and checks a token request, in this order: the content type; the form (a repeated
+   * parameter is refused, an empty value counts as omitted); no credentials in the query string;
+   * the Authorization header; one authentication method only; every required parameter present (one
+   * error naming all that are missing); the grant type.
+   *
+   * @param body the request body, read as UTF-8 by the caller (never through {@code getParameter})
+   * @param contentType the {@code Content-Type} header, or null
+   * @param authorization the {@code Authorization} header, or null
+   * @param queryString the raw query string, or null
+   * @throws OAuthError {@code invalid_request}, {@code unsupported_grant_type}, or {@code
+   *     invalid_client} for an Authorization scheme other than Basic
+   */
+  public static TokenRequest from(
+      String body, String contentType, String authorization, String queryString) {
+    requireForm(contentType);
+    Map<String, String> parameters = parameters(body == null ? "" : body);
+    rejectCredentialsIn(queryString);
+    Optional<BasicCredentials> basic = BasicCredentials.from(authorization);
+    if (basic.isPresent()
+        && (parameters.containsKey(CLIENT_ID) || parameters.containsKey(CLIENT_SECRET))) {
+      throw OAuthError.invalidRequest(
+          "use one client authentication method: HTTP Basic, or client_id and client_secret in"
+              + " the body, not both");
+    }
+    basic.ifPresent(
+        credentials -> {
+          putIfNotEmpty(parameters, CLIENT_ID, credentials.clientId());
+          putIfNotEmpty(parameters, CLIENT_SECRET, credentials.clientSecret());
+        });
+    requirePresent(parameters, GRANT_TYPE, CLIENT_ID, CLIENT_SECRET);
+    String grantType = parameters.get(GRANT_TYPE);
+    if (!grantType.equals(CLIENT_CREDENTIALS)) {
+      throw OAuthError.unsupportedGrantType(
+          "grant_type '" + grantType + "' is not supported: use " + CLIENT_CREDENTIALS);
+    }
+    return new TokenRequest(
+        grantType,
+        parameters.get(CLIENT_ID),
+        parameters.get(CLIENT_SECRET),
+        Optional.ofNullable(parameters.get(SCOPE)),
+        basic.isPresent()
+            ? ClientAuthentication.CLIENT_SECRET_BASIC
+            : ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
+  /** Whether the client used HTTP Basic: a 401 then challenges it (RFC 6749 §5.2). */
+  public boolean usedBasic() {
+    return authentication == ClientAuthentication.CLIENT_SECRET_BASIC;
+  }
+
+  /** The media type must be the form's; parameters such as {@code charset} are allowed. */
+  private static void requireForm(String contentType) {
+    String mediaType = contentType == null ? "" : contentType.split(";", 2)[0].strip();
+    // Locale.ROOT: a Turkish default locale must not change what matches.
+    if (!mediaType.toLowerCase(Locale.ROOT).equals(FORM)) {
+      throw OAuthError.invalidRequest("Content-Type must be " + FORM);
+    }
+  }
+
+  /** The known parameters with a non-empty value (RFC 6749 §3.2: an empty one is omitted). */
+  private static Map<String, String> parameters(String body) {
+    Map<String, List<String>> form;
+    try {
+      form = Form.parse(body);
+    } catch (IllegalArgumentException e) {
+      throw OAuthError.invalidRequest("the body is not valid " + FORM + ": " + e.getMessage());
+    }
+    Map<String, String> parameters = new HashMap<>();
+    List<String> repeated = new ArrayList<>();
+    for (String name : KNOWN) {
+      List<String> values =
+          form.getOrDefault(name, List.of()).stream().filter(v -> !v.isEmpty()).toList();
+      if (values.size() > 1) {
+        repeated.add(name);
+      } else if (values.size() == 1) {
+        parameters.put(name, values.get(0));
+      }
+    }
+    if (!repeated.isEmpty()) {
+      throw OAuthError.invalidRequest(listing("repeated parameter", repeated));
+    }
+    return parameters;
+  }
+
+  /** RFC 6749 §2.3.1: credentials must not be in the request URI, where logs keep them. */
+  private static void rejectCredentialsIn(String queryString) {
+    if (queryString == null || queryString.isEmpty()) {
+      return;
+    }
+    List<String> names = Form.names(queryString);
+    if (names.contains(CLIENT_ID) || names.contains(CLIENT_SECRET)) {
+      throw OAuthError.invalidRequest(
+          "client_id and client_secret must not be sent in the query string: send them in the"
+              + " body or with HTTP Basic");
+    }
+  }
+
+  private static void putIfNotEmpty(Map<String, String> parameters, String name, String value) {
+    if (!value.isEmpty()) {
+      parameters.put(name, value);
+    }
+  }
+
+  private static void requirePresent(Map<String, String> parameters, String... names) {
+    List<String> missing = new ArrayList<>();
+    for (String name : names) {
+      if (!parameters.containsKey(name)) {
+        missing.add(name);
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw OAuthError.invalidRequest(listing("missing parameter", missing));
+    }
+  }
+
+  private static String listing(String what, List<String> names) {
+    return what + (names.size() > 1 ? "s: " : ": ") + String.join(", ", names);
+  }
+
+  @Override
+  public String toString() {
+    return "TokenRequest[grantType="
+        + grantType
+        + ", clientId="
+        + clientId
+        + ", clientSecret=(hidden), scope="
+        + scope
+        + ", authentication="
+        + authentication
+        + "]";
+  }
+}

@@ -1,0 +1,56 @@
+package dev.platform.identity.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/** A small black-box HTTP client for the ITs: real requests, JSON bodies read by Jackson. */
+public final class Http {
+  private static final HttpClient CLIENT =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI base;
+
+  public Http(URL base) {
+    this.base = URI.create(base.toString());
+  }
+
+  public URI uri(String path) {
+    return base.resolve(path.startsWith("/") ? path.substring(1) : path);
+  }
+
+  public HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20));
+  }
+
+  public HttpResponse<String> get(String path) {
+    return send(request(path).GET().build());
+  }
+
+  public HttpResponse<String> send(HttpRequest request) {
+    try {
+      return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static JsonNode json(HttpResponse<String> response) {
+    try {
+      return JSON.readTree(response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException("not JSON: " + response.body(), e);
+    }
+  }
+}

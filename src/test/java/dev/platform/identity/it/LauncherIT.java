@@ -1,0 +1,202 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The README's first command: the launcher jar, run as a user runs it, in its own process. */
+class LauncherIT {
+  static final Pattern SECRET = Pattern.compile("client_secret: (\\S+)");
+  static final Pattern CLIENT_ID = Pattern.compile("client_id: +(\\S+)");
+
+  @TempDir Path data;
+
+  /** A launcher process, its output collected, ready once it says it listens. */
+  static final class Launched implements AutoCloseable {
+    final Process process;
+    final int port;
+    final List<String> lines = new ArrayList<>();
+    final CountDownLatch listening = new CountDownLatch(1);
+    volatile boolean listens;
+
+    Launched(int port, String... extra) throws IOException {
+      this.port = port;
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-jar",
+                  "target/launcher/identity-launcher.jar",
+                  "--port",
+                  Integer.toString(port)));
+      command.addAll(List.of(extra));
+      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      Thread reader = new Thread(this::read, "launcher-output");
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    private void read() {
+      try (BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+          synchronized (lines) {
+            lines.add(line);
+          }
+          if (line.contains("Identity service listening on")) {
+            listens = true;
+            listening.countDown();
+          }
+        }
+      } catch (IOException e) {
+        // the process ended
+      } finally {
+        listening.countDown();
+      }
+    }
+
+    /** Waits until the service listens (or the process ended) and says which. */
+    boolean awaitListening() throws InterruptedException {
+      return listening.await(90, TimeUnit.SECONDS) && listens;
+    }
+
+    String output() {
+      synchronized (lines) {
+        return String.join("\n", lines);
+      }
+    }
+
+    int get(String path) throws IOException, InterruptedException {
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    }
+
+    /** Ctrl-C: SIGTERM runs the shutdown hook, which stops Tomcat cleanly. */
+    @Override
+    public void close() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @Test
+  void whenStartedTwiceOnOneDataFolderThenReadyBothTimesAndTheBootstrapPrintedOnce()
+      throws Exception {
+    String clientId;
+    String secret;
+    try (Launched first = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(first.awaitListening(), first.output());
+      assertEquals(200, first.get("/health/ready"));
+      Matcher printed = SECRET.matcher(first.output());
+      assertTrue(printed.find(), first.output());
+      secret = printed.group(1);
+      Matcher id = CLIENT_ID.matcher(first.output());
+      assertTrue(id.find());
+      clientId = id.group(1);
+      assertTrue(first.output().contains("Generated a new key-encryption key"));
+    }
+    assertTrue(Files.exists(data.resolve("key-encryption-key")));
+
+    try (Launched second = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(second.awaitListening(), second.output());
+      assertEquals(200, second.get("/health/ready"));
+      assertFalse(second.output().contains("client_secret"), second.output());
+      assertFalse(second.output().contains("Generated a new"), second.output());
+    }
+
+    String table = accountTable(data);
+    assertTrue(table.contains(clientId), table);
+    assertFalse(table.contains(secret), "the secret is stored in the database");
+  }
+
+  @Test
+  void whenAContextFileSetsEntriesThenTheyOverrideTheDefaults() throws Exception {
+    int port = freePort();
+    Path context = data.resolve("context.xml");
+    Files.writeString(
+        context,
+        "<Context>\n"
+            + "  <Environment name=\"identity/issuer\" value=\"http://localhost:"
+            + port
+            + "\" type=\"java.lang.String\" override=\"false\"/>\n"
+            + "</Context>\n");
+    try (Launched launched =
+        new Launched(port, "--data", data.toString(), "--context", context.toString())) {
+      assertTrue(launched.awaitListening(), launched.output());
+      assertTrue(launched.output().contains("issuer http://localhost:" + port), launched.output());
+    }
+  }
+
+  @Test
+  void whenASettingIsInvalidThenTheLauncherStopsAndNamesIt() throws Exception {
+    Path context = data.resolve("context.xml");
+    Files.writeString(
+        context,
+        "<Context>\n"
+            + "  <Environment name=\"identity/signingKeySize\" value=\"1024\""
+            + " type=\"java.lang.String\" override=\"false\"/>\n"
+            + "</Context>\n");
+    try (Launched launched =
+        new Launched(freePort(), "--data", data.toString(), "--context", context.toString())) {
+      assertFalse(launched.awaitListening(), launched.output());
+      assertTrue(launched.process.waitFor(60, TimeUnit.SECONDS));
+      assertNotEquals(0, launched.process.exitValue());
+      assertTrue(
+          launched.output().contains("java:comp/env/identity/signingKeySize must be a multiple"),
+          launched.output());
+    }
+  }
+
+  static String accountTable(Path data) throws SQLException {
+    StringBuilder text = new StringBuilder();
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:h2:file:" + data.resolve("identity"), "sa", "");
+        ResultSet rows =
+            connection.createStatement().executeQuery("select * from service_account")) {
+      int columns = rows.getMetaData().getColumnCount();
+      while (rows.next()) {
+        for (int i = 1; i <= columns; i++) {
+          text.append(rows.getString(i)).append('\n');
+        }
+      }
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,68 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(ArquillianExtension.class)
+class ServerErrorIT {
+  /** The real WAR whose web.xml names the test listener instead of the real one. */
+  @Deployment(testable = false)
+  static WebArchive deployment() throws Exception {
+    WebArchive war =
+        Deployments.war().addClasses(FailingStartup.class, FailingStartup.Failing.class);
+    String webXml =
+        new String(
+                war.get("WEB-INF/web.xml").getAsset().openStream().readAllBytes(),
+                StandardCharsets.UTF_8)
+            .replace("dev.platform.identity.web.Startup", FailingStartup.class.getName());
+    war.delete("WEB-INF/web.xml");
+    return war.setWebXML(new StringAsset(webXml));
+  }
+
+  @ArquillianResource URL base;
+
+  @Test
+  void whenAResourceFailsThen500WithIncidentIdAndNoDetail() {
+    HttpResponse<String> response = new Http(base).get("/test/fail");
+
+    assertEquals(500, response.statusCode());
+    assertTrue(
+        response.headers().firstValue("Content-Type").orElseThrow().startsWith("application/json"));
+    JsonNode body = Http.json(response);
+    assertEquals("server_error", body.get("error").asText());
+    String incident = body.get("incident_id").asText();
+    assertTrue(incident.matches("[0-9a-f-]{36}"), incident);
+    assertTrue(body.get("error_description").asText().contains(incident));
+    assertFalse(response.body().contains("db-7"));
+    assertFalse(response.body().contains("IllegalStateException"));
+    assertFalse(response.body().contains("at dev.platform"));
+  }
+
+  @Test
+  void whenTwoFailuresThenTwoIncidents() {
+    Http http = new Http(base);
+
+    String first = Http.json(http.get("/test/fail")).get("incident_id").asText();
+    String second = Http.json(http.get("/test/fail")).get("incident_id").asText();
+
+    assertFalse(first.equals(second));
+  }
+
+  @Test
+  void whenPathIsUnknownThen404NotA500() {
+    assertEquals(404, new Http(base).get("/no/such/path").statusCode());
+  }
+}
