@@ -5,6 +5,7 @@ import dev.platform.identity.config.Settings.KeySchedule;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -88,7 +89,7 @@ public final class KeyRotation implements AutoCloseable {
    */
   public boolean rotateIfDue() {
     ring.refresh();
-    return createIfDue(ring.rows(), clock.instant());
+    return createIfDue(ring.rows(), now());
   }
 
   /**
@@ -138,7 +139,7 @@ public final class KeyRotation implements AutoCloseable {
    * withdrawn; the current key stays listed for the retention after its last signature.
    */
   public SigningKey rotate(boolean immediate) {
-    Instant now = clock.instant();
+    Instant now = now();
     Instant activeFrom = immediate ? now : now.plus(schedule.prePublication());
     SigningKey key = successor(now, activeFrom, null);
     ring.refresh();
@@ -164,7 +165,7 @@ public final class KeyRotation implements AutoCloseable {
    * @return the revoked key; empty when there is no key {@code kid}
    */
   public Optional<SigningKey> revoke(String kid) {
-    Instant now = clock.instant();
+    Instant now = now();
     boolean signing =
         SigningKey.currentAt(keys.all(), now).filter(key -> key.kid().equals(kid)).isPresent();
     if (signing) {
@@ -215,6 +216,11 @@ public final class KeyRotation implements AutoCloseable {
    */
   private Instant lastSignature(Instant now, Instant activeFrom) {
     return activeFrom.equals(now) ? now.plus(schedule.refresh()) : activeFrom;
+  }
+
+  /** The time, to the microsecond, as both databases store it. */
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MICROS);
   }
 
   private static SigningKey find(List<SigningKey> stored, String kid) {
