@@ -7,7 +7,11 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.AccountStatus;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.key.SigningKey;
+import dev.platform.identity.key.TestNodes;
+import dev.platform.identity.key.TestNodes.Node;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -15,10 +19,18 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,9 +38,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
- * The migrations and the account store on the real PostgreSQL server, in a fresh database per run.
- * Runs with {@code -Ppostgres} (as {@code .ci/run} does), which sets {@code identity.postgres.url}
- * to a URL of the server's maintenance database.
+ * The migrations, the account store and the signing-key race on the real PostgreSQL server, in a
+ * fresh database per run. Runs with {@code -Ppostgres} (as {@code .ci/run} does), which sets {@code
+ * identity.postgres.url} to a URL of the server's maintenance database.
  */
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
 class PostgresIT {
@@ -104,5 +116,53 @@ class PostgresIT {
           List.of("catalog.*"),
           b.grant(List.of("catalog:*"), Optional.empty()).channels().publish());
     }
+  }
+
+  @Test
+  void whenTwoNodesRaceForTheFirstAndTheNextSigningKeyThenEachTimeExactlyOneIsCreated()
+      throws Exception {
+    Settings settings = TestNodes.settings();
+    Instant due = NOW.plus(Duration.ofDays(90)).minus(Duration.ofHours(24));
+    for (Instant time : List.of(NOW, due)) {
+      Clock clock = Clock.fixed(time, ZoneOffset.UTC);
+      try (Node a = TestNodes.node(dataSource(), settings, clock);
+          Node b = TestNodes.node(dataSource(), settings, clock)) {
+        assertEquals(1, race(a, b), "nodes that created a key at " + time);
+        b.ring().refresh();
+        assertEquals(a.ring().current().kid(), b.ring().current().kid());
+      }
+    }
+    try (Node a = TestNodes.node(dataSource(), settings, Clock.fixed(due, ZoneOffset.UTC))) {
+      List<SigningKey> keys = a.keys().all();
+      assertEquals(2, keys.size());
+      assertEquals(NOW, keys.get(0).activeFrom());
+      assertEquals(NOW.plus(Duration.ofDays(90)), keys.get(1).activeFrom());
+      assertEquals(
+          Optional.of(keys.get(1).activeFrom().plus(Duration.ofHours(25))),
+          keys.get(0).expiresAt());
+    }
+  }
+
+  /** Both nodes run their scheduled step at once; returns how many of them created a key. */
+  private static int race(Node a, Node b) throws Exception {
+    CyclicBarrier barrier = new CyclicBarrier(2);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      int created = 0;
+      for (Future<Boolean> result :
+          threads.invokeAll(List.of(step(a, barrier), step(b, barrier)))) {
+        created += result.get() ? 1 : 0;
+      }
+      return created;
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static Callable<Boolean> step(Node node, CyclicBarrier barrier) {
+    return () -> {
+      barrier.await();
+      return node.rotation().rotateIfDue();
+    };
   }
 }

@@ -10,16 +10,17 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import javax.sql.DataSource;
 
 /**
  * Service nodes for key tests: each has its own EclipseLink session, key ring and rotation on a
  * shared in-memory H2 database, as separate processes on one PostgreSQL would.
  */
-final class TestNodes {
+public final class TestNodes {
   static final SecureRandom RANDOM = new SecureRandom();
 
   /** One node. */
-  record Node(Database database, SigningKeys keys, KeyRing ring, KeyRotation rotation)
+  public record Node(Database database, SigningKeys keys, KeyRing ring, KeyRotation rotation)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -35,9 +36,14 @@ final class TestNodes {
     return "keys-" + UUID.randomUUID();
   }
 
-  /** A node on the named database; nothing is created until its rotation runs. */
+  /** A node on the named in-memory database; nothing is created until its rotation runs. */
   static Node node(String database, Settings settings, Clock clock) {
-    Database db = Database.open(TestDatabases.h2DataSource(database));
+    return node(TestDatabases.h2DataSource(database), settings, clock);
+  }
+
+  /** A node on {@code dataSource} (migrated on opening); nothing is created until it rotates. */
+  public static Node node(DataSource dataSource, Settings settings, Clock clock) {
+    Database db = Database.open(dataSource);
     SigningKeys keys = new SigningKeys(db);
     KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), RANDOM);
     KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
@@ -46,7 +52,7 @@ final class TestNodes {
   }
 
   /** The default settings of web.xml, with a random key-encryption key. */
-  static Settings settings() {
+  public static Settings settings() {
     return settings(Map.of());
   }
 
