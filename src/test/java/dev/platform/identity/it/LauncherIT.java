@@ -184,6 +184,31 @@ class LauncherIT {
     }
   }
 
+  @Test
+  void whenRestartedWithAnotherKeyEncryptionKeyThenTheLauncherStopsAndNamesIt() throws Exception {
+    try (Launched first = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(first.awaitListening(), first.output());
+      assertEquals(200, first.get("/api/public-keys"));
+    }
+    Path context = data.resolve("context.xml");
+    Files.writeString(
+        context,
+        "<Context>\n"
+            + "  <Environment name=\"identity/keyEncryptionKey\""
+            + " value=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""
+            + " type=\"java.lang.String\" override=\"false\"/>\n"
+            + "</Context>\n");
+    try (Launched launched =
+        new Launched(freePort(), "--data", data.toString(), "--context", context.toString())) {
+      assertFalse(launched.awaitListening(), launched.output());
+      assertTrue(launched.process.waitFor(60, TimeUnit.SECONDS));
+      assertNotEquals(0, launched.process.exitValue());
+      assertTrue(
+          launched.output().contains("java:comp/env/identity/keyEncryptionKey does not decrypt"),
+          launched.output());
+    }
+  }
+
   static String accountTable(Path data) throws SQLException {
     StringBuilder text = new StringBuilder();
     try (Connection connection =
