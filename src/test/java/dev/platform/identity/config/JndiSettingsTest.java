@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -14,24 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class JndiSettingsTest {
-  static final String KEK = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
-  static final String PEPPER = "ZXhhbXBsZS1wZXBwZXItZm9yLXRlc3RzLW9ubHktMzJieXRlcw==";
+  static final String KEK = TestSettings.KEK;
+  static final String PEPPER = TestSettings.PEPPER;
 
   /** The web.xml defaults plus the two secrets every deployment sets. */
   static Map<String, Object> valid() {
-    Map<String, Object> entries = new HashMap<>();
-    entries.put(JndiSettings.ISSUER, "https://identity.example.com");
-    entries.put(JndiSettings.TOKEN_LIFETIME, "PT24H");
-    entries.put(JndiSettings.KEY_ENCRYPTION_KEY, KEK);
-    entries.put(JndiSettings.SECRET_PEPPER, PEPPER);
-    entries.put(JndiSettings.BOOTSTRAP_ORGANIZATION, "root");
-    entries.put(JndiSettings.SIGNING_KEY_SIZE, "2048");
-    entries.put(JndiSettings.KEY_ROTATION_INTERVAL, "P90D");
-    entries.put(JndiSettings.KEY_PRE_PUBLICATION, "PT24H");
-    entries.put(JndiSettings.KEY_RETENTION, "PT25H");
-    entries.put(JndiSettings.KEY_RING_REFRESH, "PT30S");
-    entries.put(JndiSettings.RATE_LIMIT_STORE, "memory");
-    return entries;
+    return TestSettings.entries();
   }
 
   static Settings read(Map<String, Object> entries) {

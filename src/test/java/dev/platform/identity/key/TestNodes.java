@@ -2,6 +2,7 @@ package dev.platform.identity.key;
 
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
 import java.security.SecureRandom;
@@ -58,20 +59,10 @@ public final class TestNodes {
 
   /** The defaults with some entries (names relative to java:comp/env) replaced. */
   static Settings settings(Map<String, String> overrides) {
-    Map<String, String> values = new HashMap<>();
-    values.put(JndiSettings.ISSUER, "https://identity.example");
-    values.put(JndiSettings.TOKEN_LIFETIME, "PT24H");
-    values.put(JndiSettings.KEY_ENCRYPTION_KEY, randomKey());
-    values.put(JndiSettings.SECRET_PEPPER, randomKey());
-    values.put(JndiSettings.BOOTSTRAP_ORGANIZATION, "root");
-    values.put(JndiSettings.SIGNING_KEY_SIZE, "2048");
-    values.put(JndiSettings.KEY_ROTATION_INTERVAL, "P90D");
-    values.put(JndiSettings.KEY_PRE_PUBLICATION, "PT24H");
-    values.put(JndiSettings.KEY_RETENTION, "PT25H");
-    values.put(JndiSettings.KEY_RING_REFRESH, "PT30S");
-    values.put(JndiSettings.RATE_LIMIT_STORE, "memory");
-    values.putAll(overrides);
-    return JndiSettings.read(values::get);
+    Map<String, String> entries = new HashMap<>();
+    entries.put(JndiSettings.KEY_ENCRYPTION_KEY, randomKey());
+    entries.putAll(overrides);
+    return TestSettings.with(entries);
   }
 
   /** A random AES-256 key-encryption key as the JNDI entry holds it. */
