@@ -1,9 +1,18 @@
 package dev.platform.identity.web;
 
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.PublicKeysResource;
 import dev.platform.identity.key.UnknownKeyMapper;
+import dev.platform.identity.scope.ScopeCatalog;
+import dev.platform.identity.token.DiscoveryResource;
+import dev.platform.identity.token.OAuthErrorMapper;
+import dev.platform.identity.token.TokenIssuer;
+import dev.platform.identity.token.TokenResource;
+import java.time.Clock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.glassfish.jersey.jackson.JacksonFeature;
@@ -21,7 +30,14 @@ final class IdentityApplication extends ResourceConfig {
   private static final Logger PROVIDERS =
       Logger.getLogger("org.glassfish.jersey.internal.inject.Providers");
 
-  IdentityApplication(Database database, KeyRing keyRing) {
+  IdentityApplication(
+      Settings settings,
+      Database database,
+      KeyRing keyRing,
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      ScopeCatalog scopes,
+      Clock clock) {
     PROVIDERS.setLevel(Level.SEVERE);
     property(ServerProperties.WADL_FEATURE_DISABLE, true);
     property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);
@@ -31,5 +47,10 @@ final class IdentityApplication extends ResourceConfig {
     register(new HealthResource(database));
     register(new UnknownKeyMapper());
     register(new PublicKeysResource(keyRing));
+    register(new OAuthErrorMapper());
+    TokenIssuer issuer =
+        new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, clock);
+    register(new TokenResource(accounts, digest, scopes, issuer));
+    register(new DiscoveryResource(settings.issuer(), scopes));
   }
 }

@@ -11,12 +11,15 @@ import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.SigningKeys;
+import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -32,6 +35,7 @@ public class Startup implements ServletContextListener {
 
   private Database database;
   private KeyRotation keyRotation;
+  private ScheduledExecutorService scheduler;
 
   @Override
   public void contextInitialized(ServletContextEvent event) {
@@ -49,6 +53,10 @@ public class Startup implements ServletContextListener {
   }
 
   private void close() {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      scheduler = null;
+    }
     if (keyRotation != null) {
       keyRotation.close();
       keyRotation = null;
@@ -73,13 +81,24 @@ public class Startup implements ServletContextListener {
     keyRotation = new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random);
     keyRotation.start();
 
-    ResourceConfig application = new IdentityApplication(database, keyRing);
+    ScopeCatalog scopes = new ScopeCatalog(database);
+    scheduler = Executors.newSingleThreadScheduledExecutor(Startup::daemon);
+    scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
+
+    ResourceConfig application =
+        new IdentityApplication(settings, database, keyRing, accounts, digest, scopes, clock);
     extend(application);
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
     servlet.addMapping("/*");
     servlet.setLoadOnStartup(1);
     LOG.info("The identity service is up; issuer " + settings.issuer());
+  }
+
+  private static Thread daemon(Runnable task) {
+    Thread thread = new Thread(task, "identity-refresh");
+    thread.setDaemon(true);
+    return thread;
   }
 
   /** A seam for tests that deploy an extra resource; the service itself adds nothing here. */

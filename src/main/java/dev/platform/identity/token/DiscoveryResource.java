@@ -1,0 +1,60 @@
+package dev.platform.identity.token;
+
+import dev.platform.identity.scope.Scope;
+import dev.platform.identity.scope.ScopeCatalog;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.CacheControl;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * RFC 8414 authorization-server metadata, so standard clients configure themselves from the issuer
+ * alone. ({@code /.well-known/jwks.json} stays absent: SPEC 4.4.)
+ */
+@Path("/.well-known/oauth-authorization-server")
+@Produces(MediaType.APPLICATION_JSON)
+public final class DiscoveryResource {
+  /** Scopes can be added by administrators; a short cache keeps the list close. */
+  private static final int MAX_AGE_SECONDS = 300;
+
+  private final URI issuer;
+  private final ScopeCatalog scopes;
+
+  public DiscoveryResource(URI issuer, ScopeCatalog scopes) {
+    this.issuer = issuer;
+    this.scopes = scopes;
+  }
+
+  /** RFC 8414 §2; names become snake_case on the wire. */
+  record Metadata(
+      String issuer,
+      String tokenEndpoint,
+      String jwksUri,
+      List<String> grantTypesSupported,
+      List<String> tokenEndpointAuthMethodsSupported,
+      List<String> scopesSupported,
+      List<String> responseTypesSupported) {}
+
+  @GET
+  public Response metadata() {
+    String base = issuer.toString();
+    Metadata metadata =
+        new Metadata(
+            base,
+            base + "/oauth/token",
+            base + "/api/public-keys",
+            List.of(TokenRequest.CLIENT_CREDENTIALS),
+            List.of(
+                ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
+                ClientAuthentication.CLIENT_SECRET_POST.wireName()),
+            scopes.list().stream().map(Scope::name).toList(),
+            List.of());
+    CacheControl cache = new CacheControl();
+    cache.setMaxAge(MAX_AGE_SECONDS);
+    return Response.ok(metadata).cacheControl(cache).build();
+  }
+}

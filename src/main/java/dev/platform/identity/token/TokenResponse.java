@@ -1,0 +1,25 @@
+package dev.platform.identity.token;
+
+import java.time.Duration;
+
+/**
+ * SPEC 2.2, plus {@code scope} (RFC 6749 §5.1). Field names become snake_case on the wire.
+ *
+ * @param accessToken the JWT
+ * @param tokenType always {@code Bearer}
+ * @param expiresIn the lifetime in seconds
+ * @param expiresAt the expiry as a Unix timestamp
+ * @param scope the granted scopes, space-separated
+ */
+record TokenResponse(
+    String accessToken, String tokenType, long expiresIn, long expiresAt, String scope) {
+
+  static TokenResponse from(TokenIssuer.IssuedToken token) {
+    return new TokenResponse(
+        token.value(),
+        "Bearer",
+        Duration.between(token.issuedAt(), token.expiresAt()).toSeconds(),
+        token.expiresAt().getEpochSecond(),
+        token.granted().spaceSeparated());
+  }
+}
