@@ -52,15 +52,19 @@ public final class TokenResource {
       @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
       @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
       @Context UriInfo uri) {
-    TokenRequest request =
-        TokenRequest.from(
-            read(body), contentType, authorization, uri.getRequestUri().getRawQuery());
-    ServiceAccount account = clients.authenticate(request);
-    TokenIssuer.IssuedToken token = issuer.issue(account, grant(account, request));
-    return Response.ok(TokenResponse.from(token))
+    TokenResponse token =
+        issue(read(body), contentType, authorization, uri.getRequestUri().getRawQuery());
+    return Response.ok(token)
         .header(HttpHeaders.CACHE_CONTROL, "no-store")
         .header("Pragma", "no-cache")
         .build();
+  }
+
+  /** The token path without HTTP: parse, authenticate, grant, sign. */
+  TokenResponse issue(String body, String contentType, String authorization, String query) {
+    TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
+    ServiceAccount account = clients.authenticate(request);
+    return TokenResponse.from(issuer.issue(account, grant(account, request)));
   }
 
   @GET

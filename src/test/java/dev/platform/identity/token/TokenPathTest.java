@@ -1,0 +1,65 @@
+package dev.platform.identity.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.Settings;
+import dev.platform.identity.db.CountingDataSource;
+import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.key.TestNodes;
+import dev.platform.identity.scope.ScopeCatalog;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** DESIGN decision 2: a token request is one primary-key read, and nothing else, in SQL. */
+class TokenPathTest {
+  final Settings settings = TestNodes.settings();
+  final CountingDataSource counting =
+      new CountingDataSource(TestDatabases.h2DataSource("path-" + UUID.randomUUID()));
+  final TestNodes.Node node = TestNodes.node(counting.dataSource(), settings, Clock.systemUTC());
+
+  @AfterEach
+  void close() {
+    node.close();
+  }
+
+  @Test
+  void whenATokenIsIssuedThenTheOnlySqlIsOneAccountRead() {
+    node.rotation().start();
+    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    ServiceAccounts accounts = new ServiceAccounts(node.database());
+    UUID id = UUID.randomUUID();
+    accounts.add(
+        ServiceAccount.create(
+            id,
+            new AccountProfile("reader", "org", List.of(), List.of("catalog:*"), "catalog"),
+            digest.of("secret-of-the-reader"),
+            Clock.systemUTC().instant()));
+    TokenIssuer issuer =
+        new TokenIssuer(
+            settings.issuer(), settings.tokenLifetime(), node.ring(), Clock.systemUTC());
+    TokenResource resource =
+        new TokenResource(accounts, digest, new ScopeCatalog(node.database()), issuer);
+    String body =
+        "grant_type=client_credentials&client_id=" + id + "&client_secret=secret-of-the-reader";
+    resource.issue(body, "application/x-www-form-urlencoded", null, null);
+
+    counting.reset();
+    TokenResponse token = resource.issue(body, "application/x-www-form-urlencoded", null, "");
+
+    assertEquals("catalog:*", token.scope());
+    List<String> statements = counting.statements();
+    assertEquals(1, statements.size(), statements.toString());
+    String sql = statements.get(0).toLowerCase(Locale.ROOT);
+    assertTrue(sql.startsWith("select") && sql.contains("from service_account"), sql);
+    assertTrue(sql.contains("where (client_id = ?)"), sql);
+  }
+}
