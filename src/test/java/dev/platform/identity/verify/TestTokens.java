@@ -1,0 +1,81 @@
+package dev.platform.identity.verify;
+
+import io.jsonwebtoken.JwtBuilder;
+import io.jsonwebtoken.Jwts;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+
+/** Tokens as the issuer makes them (SPEC 2.5), as builders a test changes before signing. */
+final class TestTokens {
+  static final String ISSUER = "https://identity.example.test";
+  static final String KID = "key-2025-03";
+  static final String CLIENT_ID = "3f2b8c1e-9a4d-4e5f-8b6a-7c9d0e1f2a3b";
+  static final String TOKEN_ID = "9b1c2d3e-4f5a-4b6c-8d7e-0f1a2b3c4d5e";
+  static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
+  static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+  static final Instant ISSUED_AT = NOW.minus(Duration.ofMinutes(10));
+  static final Instant EXPIRES_AT = ISSUED_AT.plus(Duration.ofHours(24));
+  static final List<String> SCOPES = List.of("catalog:products.view", "marketing:*");
+
+  private TestTokens() {}
+
+  /** A 2048-bit RSA pair; slow (tens of ms), so a test class makes its pairs once. */
+  static KeyPair rsaKeyPair() {
+    try {
+      KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+      generator.initialize(2048);
+      return generator.generateKeyPair();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A service-account token of {@link #ISSUER}, key {@link #KID}, valid at {@link #NOW}. */
+  static JwtBuilder serviceAccount() {
+    return Jwts.builder()
+        .header()
+        .keyId(KID)
+        .type("JWT")
+        .and()
+        .issuer(ISSUER)
+        .audience()
+        .single("*")
+        .subject(CLIENT_ID)
+        .id(TOKEN_ID)
+        .issuedAt(Date.from(ISSUED_AT))
+        .notBefore(Date.from(ISSUED_AT))
+        .expiration(Date.from(EXPIRES_AT))
+        .claim("token_type", "service_account")
+        .claim("client_id", CLIENT_ID)
+        .claim("service_name", "catalog")
+        .claim("scopes", SCOPES)
+        .claim("permissions", SCOPES)
+        .claim("organization_id", "org-a")
+        .claim("accessible_orgs", List.of("org-a", "org-b"))
+        .claim("version", 1)
+        .claim(
+            "channel_permissions",
+            Map.of(
+                "subscribe", List.of("catalog.products.*", "marketing.*"),
+                "publish", List.of("marketing.*"),
+                "replay", List.of("catalog.products.*", "marketing.*")));
+  }
+
+  /** {@code token} signed RS256 with {@code key}. */
+  static String signed(JwtBuilder token, PrivateKey key) {
+    return token.signWith(key, Jwts.SIG.RS256).compact();
+  }
+
+  static Date secondsFromNow(long seconds) {
+    return Date.from(NOW.plusSeconds(seconds));
+  }
+}
