@@ -1,9 +1,11 @@
 package dev.platform.identity.key;
 
 import dev.platform.identity.config.Settings.KeySchedule;
+import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,6 +64,31 @@ public final class KeyRing {
     return snapshotAt(clock.instant())
         .current()
         .orElseThrow(() -> new IllegalStateException("no signing key is active at this time"));
+  }
+
+  /**
+   * The published public key {@code kid}, for verifying this service's own tokens in process (the
+   * administration API); empty when unknown, not yet published, expired or revoked.
+   */
+  public Optional<PublicKey> publicKey(String kid) {
+    KeyRingSnapshot held = snapshotAt(clock.instant());
+    return held.find(kid).isPresent()
+        ? held.rows().stream()
+            .filter(key -> key.kid().equals(kid))
+            .findFirst()
+            .map(SigningKey::rsaPublicKey)
+        : Optional.empty();
+  }
+
+  /** Every stored key, newest first, as an operator sees it now. */
+  public List<KeyStatus> statuses() {
+    Instant now = clock.instant();
+    KeyRingSnapshot held = snapshotAt(now);
+    String current = held.current().map(CurrentKey::kid).orElse(null);
+    return held.rows().stream()
+        .sorted(Comparator.comparing(SigningKey::createdAt).reversed())
+        .map(key -> KeyStatus.of(key, key.kid().equals(current), now))
+        .toList();
   }
 
   /** SPEC 4.2: the published list as JSON, cacheable until the list next changes. */

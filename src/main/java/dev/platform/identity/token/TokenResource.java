@@ -3,6 +3,8 @@ package dev.platform.identity.token;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.audit.ClientAddress;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.InvalidScopeException;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -37,12 +40,18 @@ public final class TokenResource {
   private final ClientAuthenticator clients;
   private final ScopeCatalog scopes;
   private final TokenIssuer issuer;
+  private final AuditLog audit;
 
   public TokenResource(
-      ServiceAccounts accounts, SecretDigest digest, ScopeCatalog scopes, TokenIssuer issuer) {
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      ScopeCatalog scopes,
+      TokenIssuer issuer,
+      AuditLog audit) {
     this.clients = new ClientAuthenticator(accounts, digest);
     this.scopes = scopes;
     this.issuer = issuer;
+    this.audit = audit;
   }
 
   @POST
@@ -51,20 +60,36 @@ public final class TokenResource {
       InputStream body,
       @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
       @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-      @Context UriInfo uri) {
+      @Context UriInfo uri,
+      @Context ContainerRequestContext context) {
     TokenResponse token =
-        issue(read(body), contentType, authorization, uri.getRequestUri().getRawQuery());
+        issue(
+            read(body),
+            contentType,
+            authorization,
+            uri.getRequestUri().getRawQuery(),
+            ClientAddress.of(context));
     return Response.ok(token)
         .header(HttpHeaders.CACHE_CONTROL, "no-store")
         .header("Pragma", "no-cache")
         .build();
   }
 
-  /** The token path without HTTP: parse, authenticate, grant, sign. */
-  TokenResponse issue(String body, String contentType, String authorization, String query) {
-    TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
-    ServiceAccount account = clients.authenticate(request);
-    return TokenResponse.from(issuer.issue(account, grant(account, request)));
+  /** The token path without HTTP: parse, authenticate, grant, sign; audited either way. */
+  TokenResponse issue(
+      String body, String contentType, String authorization, String query, String remote) {
+    String clientId = null;
+    try {
+      TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
+      clientId = request.clientId();
+      ServiceAccount account = clients.authenticate(request);
+      TokenResponse token = TokenResponse.from(issuer.issue(account, grant(account, request)));
+      audit.record("token.issue", clientId, token.scope(), "success", remote);
+      return token;
+    } catch (OAuthError e) {
+      audit.record("token.refuse", clientId, null, e.error(), remote);
+      throw e;
+    }
   }
 
   @GET

@@ -2,9 +2,17 @@ package dev.platform.identity.web;
 
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.admin.AdminAuth;
+import dev.platform.identity.admin.ApiErrorMapper;
+import dev.platform.identity.admin.InvalidJsonMapper;
+import dev.platform.identity.admin.ScopesResource;
+import dev.platform.identity.admin.ServiceAccountsResource;
+import dev.platform.identity.admin.SigningKeysResource;
+import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.PublicKeysResource;
 import dev.platform.identity.key.UnknownKeyMapper;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -12,6 +20,8 @@ import dev.platform.identity.token.DiscoveryResource;
 import dev.platform.identity.token.OAuthErrorMapper;
 import dev.platform.identity.token.TokenIssuer;
 import dev.platform.identity.token.TokenResource;
+import dev.platform.identity.verify.BearerVerifier;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -34,10 +44,13 @@ final class IdentityApplication extends ResourceConfig {
       Settings settings,
       Database database,
       KeyRing keyRing,
+      KeyRotation keyRotation,
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
-      Clock clock) {
+      Clock clock,
+      SecureRandom random) {
+    AuditLog audit = new AuditLog(clock);
     PROVIDERS.setLevel(Level.SEVERE);
     property(ServerProperties.WADL_FEATURE_DISABLE, true);
     property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);
@@ -50,7 +63,20 @@ final class IdentityApplication extends ResourceConfig {
     register(new OAuthErrorMapper());
     TokenIssuer issuer =
         new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, clock);
-    register(new TokenResource(accounts, digest, scopes, issuer));
+    register(new TokenResource(accounts, digest, scopes, issuer, audit));
     register(new DiscoveryResource(settings.issuer(), scopes));
+
+    BearerVerifier verifier =
+        BearerVerifier.builder()
+            .issuer(settings.issuer().toString())
+            .clock(clock)
+            .keyLocator(keyRing::publicKey)
+            .build();
+    register(new AdminAuth(verifier, audit));
+    register(new ApiErrorMapper());
+    register(new InvalidJsonMapper());
+    register(new ServiceAccountsResource(accounts, digest, scopes, clock, random));
+    register(new ScopesResource(scopes));
+    register(new SigningKeysResource(keyRing, keyRotation));
   }
 }

@@ -3,6 +3,7 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.ClientAddress;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
@@ -86,8 +87,12 @@ public class Startup implements ServletContextListener {
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
     ResourceConfig application =
-        new IdentityApplication(settings, database, keyRing, accounts, digest, scopes, clock);
+        new IdentityApplication(
+            settings, database, keyRing, keyRotation, accounts, digest, scopes, clock, random);
     extend(application);
+    context
+        .addFilter("client-address", new ClientAddress())
+        .addMappingForUrlPatterns(null, false, "/*");
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
     servlet.addMapping("/*");

@@ -7,6 +7,7 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.CountingDataSource;
 import dev.platform.identity.db.TestDatabases;
@@ -47,13 +48,19 @@ class TokenPathTest {
         new TokenIssuer(
             settings.issuer(), settings.tokenLifetime(), node.ring(), Clock.systemUTC());
     TokenResource resource =
-        new TokenResource(accounts, digest, new ScopeCatalog(node.database()), issuer);
+        new TokenResource(
+            accounts,
+            digest,
+            new ScopeCatalog(node.database()),
+            issuer,
+            new AuditLog(Clock.systemUTC()));
     String body =
         "grant_type=client_credentials&client_id=" + id + "&client_secret=secret-of-the-reader";
-    resource.issue(body, "application/x-www-form-urlencoded", null, null);
+    resource.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
 
     counting.reset();
-    TokenResponse token = resource.issue(body, "application/x-www-form-urlencoded", null, "");
+    TokenResponse token =
+        resource.issue(body, "application/x-www-form-urlencoded", null, "", "127.0.0.1");
 
     assertEquals("catalog:*", token.scope());
     List<String> statements = counting.statements();

@@ -1,0 +1,32 @@
+package dev.platform.identity.admin;
+
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * Writes an {@link ApiError} as SPEC 7.2 says; a 401 or 403 carries the RFC 6750 §3 challenge that
+ * tells a client whether to get a new token or to ask for more scope.
+ */
+@Provider
+public final class ApiErrorMapper implements ExceptionMapper<ApiError> {
+  /** SPEC 7.2's body. */
+  record Body(boolean success, String message) {}
+
+  @Override
+  public Response toResponse(ApiError error) {
+    Response.ResponseBuilder response =
+        Response.status(error.status())
+            .type(MediaType.APPLICATION_JSON_TYPE)
+            .header(HttpHeaders.CACHE_CONTROL, "no-store")
+            .entity(new Body(false, error.getMessage()));
+    if (error.status() == 401) {
+      response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
+    } else if (error.status() == 403) {
+      response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\"");
+    }
+    return response.build();
+  }
+}

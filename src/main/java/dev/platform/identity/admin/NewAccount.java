@@ -1,0 +1,84 @@
+package dev.platform.identity.admin;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.scope.ScopeCatalog;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** The body of {@code POST /service-accounts} (ADMIN.md), checked field by field. */
+record NewAccount(
+    @JsonProperty("name") String name,
+    @JsonProperty("organization_id") String organizationId,
+    @JsonProperty("scopes") List<String> scopes,
+    @JsonProperty("accessible_orgs") List<String> accessibleOrgs,
+    @JsonProperty("service_name") String serviceName) {
+
+  static final int MAX_NAME = 200;
+  static final int MAX_ORGS = 50;
+  static final int MAX_SCOPES = 100;
+  static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  static final Pattern SERVICE = Pattern.compile("[a-z0-9_-]{1,100}");
+
+  /** The profile to create, or a 400 naming the first bad field. */
+  AccountProfile checked(ScopeCatalog catalog) {
+    String checkedName = name(name);
+    String organization = organization("organization_id", organizationId);
+    List<String> orgs = accessibleOrgs == null ? List.of() : accessibleOrgs;
+    if (orgs.size() > MAX_ORGS) {
+      throw ApiError.badRequest("accessible_orgs holds more than " + MAX_ORGS + " organizations");
+    }
+    orgs.forEach(org -> organization("accessible_orgs", org));
+    List<String> checkedScopes = scopes(catalog);
+    String service = serviceName == null ? serviceOf(checkedScopes.get(0)) : serviceName;
+    if (!SERVICE.matcher(service).matches()) {
+      throw ApiError.badRequest("service_name must be 1 to 100 of a-z, 0-9, '_' and '-'");
+    }
+    return new AccountProfile(checkedName, organization, orgs, checkedScopes, service);
+  }
+
+  static String name(String name) {
+    if (name == null || name.isBlank()) {
+      throw ApiError.badRequest("name is required");
+    }
+    if (name.length() > MAX_NAME || name.chars().anyMatch(Character::isISOControl)) {
+      throw ApiError.badRequest(
+          "name must be at most " + MAX_NAME + " characters, without control characters");
+    }
+    return name.strip();
+  }
+
+  static String organization(String field, String organization) {
+    if (organization == null || !ORGANIZATION.matcher(organization).matches()) {
+      throw ApiError.badRequest(
+          field + " must be 1 to 64 letters, digits, '.', '_' or '-' (an organization hashkey)");
+    }
+    return organization;
+  }
+
+  private List<String> scopes(ScopeCatalog catalog) {
+    if (scopes == null || scopes.isEmpty()) {
+      throw ApiError.badRequest("scopes must name at least one scope");
+    }
+    if (scopes.size() > MAX_SCOPES) {
+      throw ApiError.badRequest("scopes holds more than " + MAX_SCOPES + " scopes");
+    }
+    for (String scope : scopes) {
+      if (scope == null || catalog.find(scope).isEmpty()) {
+        throw ApiError.badRequest("scopes: '" + quoted(scope) + "' is not in the scope catalog");
+      }
+    }
+    return scopes.stream().distinct().toList();
+  }
+
+  /** A caller's text echoed in a message: at most 100 characters. */
+  static String quoted(String text) {
+    String shown = String.valueOf(text);
+    return shown.length() <= 100 ? shown : shown.substring(0, 100) + "...";
+  }
+
+  /** DESIGN "not shown": the service part of the first allowed scope. */
+  private static String serviceOf(String scope) {
+    return scope.substring(0, scope.indexOf(':'));
+  }
+}

@@ -1,0 +1,178 @@
+package dev.platform.identity.admin;
+
+import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.AccountStatus;
+import dev.platform.identity.account.ClientSecret;
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.scope.ScopeCatalog;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+
+/** ADMIN.md "Service accounts": {@code /admin/v1/service-accounts}. */
+@Path("/admin/v1/service-accounts")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class ServiceAccountsResource {
+  private final ServiceAccounts accounts;
+  private final SecretDigest digest;
+  private final ScopeCatalog scopes;
+  private final Clock clock;
+  private final SecureRandom random;
+
+  public ServiceAccountsResource(
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      ScopeCatalog scopes,
+      Clock clock,
+      SecureRandom random) {
+    this.accounts = accounts;
+    this.digest = digest;
+    this.scopes = scopes;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  @POST
+  public Response create(
+      NewAccount body, @Context ContainerRequestContext request, @Context UriInfo uri) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
+    if (body == null) {
+      throw ApiError.badRequest("a JSON body is required");
+    }
+    AccountProfile profile = body.checked(scopes);
+    caller.requireMayCreate(profile);
+    String secret = ClientSecret.generate(random);
+    ServiceAccount account =
+        ServiceAccount.create(UUID.randomUUID(), profile, digest.of(secret), clock.instant());
+    accounts.add(account);
+    caller.audit("account.create", account.clientId().toString());
+    return Response.created(
+            uri.getAbsolutePathBuilder().path(account.clientId().toString()).build())
+        .entity(AccountJson.Created.from(account, secret))
+        .build();
+  }
+
+  @GET
+  public AccountJson.Items<AccountJson> list(
+      @QueryParam("organization_id") String organization,
+      @Context ContainerRequestContext request) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
+    Optional<String> filter = Optional.ofNullable(organization);
+    filter.ifPresent(
+        org -> caller.requireOrganization(NewAccount.organization("organization_id", org)));
+    return new AccountJson.Items<>(
+        accounts.list(filter).stream()
+            .filter(account -> caller.mayManage(account.organizationId()))
+            .map(AccountJson::from)
+            .toList());
+  }
+
+  @GET
+  @Path("{clientId}")
+  public AccountJson get(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
+    ServiceAccount account =
+        accounts
+            .find(uuid(clientId))
+            .filter(found -> found.status() != AccountStatus.DELETED)
+            .orElseThrow(() -> unknown(clientId));
+    caller.requireOrganization(account.organizationId());
+    return AccountJson.from(account);
+  }
+
+  @POST
+  @Path("{clientId}/deactivate")
+  public AccountJson deactivate(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    return AccountJson.from(
+        change(clientId, request, "account.deactivate", ServiceAccount::deactivate));
+  }
+
+  @POST
+  @Path("{clientId}/reactivate")
+  public AccountJson reactivate(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    return AccountJson.from(
+        change(clientId, request, "account.reactivate", ServiceAccount::reactivate));
+  }
+
+  @POST
+  @Path("{clientId}/secret")
+  public AccountJson.NewSecret rotateSecret(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    String secret = ClientSecret.generate(random);
+    String newDigest = digest.of(secret);
+    change(
+        clientId,
+        request,
+        "account.secret.rotate",
+        (account, now) -> account.replaceSecret(newDigest, now));
+    return new AccountJson.NewSecret(clientId, secret);
+  }
+
+  @DELETE
+  @Path("{clientId}")
+  public Response delete(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    change(clientId, request, "account.delete", ServiceAccount::delete);
+    return Response.noContent().build();
+  }
+
+  /** One lifecycle change, in one transaction, after the organization check. */
+  private ServiceAccount change(
+      String clientId,
+      ContainerRequestContext request,
+      String event,
+      BiConsumer<ServiceAccount, java.time.Instant> change) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
+    ServiceAccount changed =
+        accounts
+            .change(
+                uuid(clientId),
+                account -> {
+                  if (account.status() == AccountStatus.DELETED) {
+                    throw unknown(clientId);
+                  }
+                  caller.requireOrganization(account.organizationId());
+                  change.accept(account, clock.instant());
+                })
+            .orElseThrow(() -> unknown(clientId));
+    caller.audit(event, clientId);
+    return changed;
+  }
+
+  private static UUID uuid(String clientId) {
+    try {
+      UUID id = UUID.fromString(clientId);
+      if (id.toString().equalsIgnoreCase(clientId)) {
+        return id;
+      }
+    } catch (IllegalArgumentException e) {
+      // below
+    }
+    throw ApiError.badRequest("client_id must be a UUID");
+  }
+
+  private static ApiError unknown(String clientId) {
+    return ApiError.notFound("no service account " + clientId);
+  }
+}

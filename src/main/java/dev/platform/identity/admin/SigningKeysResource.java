@@ -1,0 +1,77 @@
+package dev.platform.identity.admin;
+
+import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.key.KeyRotation;
+import dev.platform.identity.key.KeyStatus;
+import dev.platform.identity.key.SigningKey;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** ADMIN.md "Signing keys": {@code /admin/v1/signing-keys}, through the key ring and rotation. */
+@Path("/admin/v1/signing-keys")
+@Produces(MediaType.APPLICATION_JSON)
+public final class SigningKeysResource {
+  private final KeyRing ring;
+  private final KeyRotation rotation;
+
+  public SigningKeysResource(KeyRing ring, KeyRotation rotation) {
+    this.ring = ring;
+    this.rotation = rotation;
+  }
+
+  @GET
+  public AccountJson.Items<KeyStatus> list() {
+    return new AccountJson.Items<>(ring.statuses());
+  }
+
+  /** Publishes a new key now; it signs after the pre-publication time, or at once if immediate. */
+  @POST
+  @Path("rotate")
+  public Response rotate(
+      @QueryParam("immediate") String immediate, @Context ContainerRequestContext request) {
+    boolean now = flag(immediate);
+    SigningKey key = rotation.rotate(now);
+    AdminAuth.caller(request).audit(now ? "key.rotate.immediate" : "key.rotate", key.kid());
+    return Response.status(Response.Status.CREATED).entity(status(key.kid())).build();
+  }
+
+  /** Compromise: the key leaves the list and the lookup at once. */
+  @POST
+  @Path("{kid}/revoke")
+  public KeyStatus revoke(@PathParam("kid") String kid, @Context ContainerRequestContext request) {
+    if (ring.statuses().stream().noneMatch(key -> key.kid().equals(kid))) {
+      throw ApiError.notFound("no signing key " + NewAccount.quoted(kid));
+    }
+    if (status(kid).state().equals("revoked")) {
+      throw ApiError.conflict("signing key " + kid + " is already revoked");
+    }
+    rotation.revoke(kid);
+    AdminAuth.caller(request).audit("key.revoke", kid);
+    return status(kid);
+  }
+
+  private KeyStatus status(String kid) {
+    return ring.statuses().stream()
+        .filter(key -> key.kid().equals(kid))
+        .findFirst()
+        .orElseThrow(() -> ApiError.notFound("no signing key " + NewAccount.quoted(kid)));
+  }
+
+  private static boolean flag(String value) {
+    if (value == null || value.equals("false")) {
+      return false;
+    }
+    if (value.equals("true")) {
+      return true;
+    }
+    throw ApiError.badRequest("immediate must be true or false");
+  }
+}

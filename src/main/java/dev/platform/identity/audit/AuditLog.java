@@ -1,0 +1,63 @@
+package dev.platform.identity.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Writes audit events as one JSON object per line to the logger {@code dev.platform.identity.audit}
+ * (route it to its own file in the container's logging configuration). Callers pass identifiers
+ * only: client_ids, kids, scope names; never a secret or a token.
+ */
+public final class AuditLog {
+  /** The logger name, for the container's logging configuration. */
+  public static final String LOGGER = "dev.platform.identity.audit";
+
+  private static final Logger LOG = Logger.getLogger(LOGGER);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_FIELD = 100;
+
+  private final Clock clock;
+
+  public AuditLog(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Callers may pass what a stranger sent (a client_id that names no account): keep it short. */
+  private static String bounded(String text) {
+    return text == null || text.length() <= MAX_FIELD ? text : text.substring(0, MAX_FIELD) + "...";
+  }
+
+  /**
+   * Records one event.
+   *
+   * @param event what happened, such as {@code account.create} or {@code token.issue}
+   * @param actor the client_id that acted (the admin token's, or the token requester's); may be
+   *     null when unknown
+   * @param target what it acted on (a client_id, a kid, a scope); may be null
+   * @param outcome {@code success}, or the error code of a refusal
+   * @param remoteAddress the caller's address
+   */
+  public void record(
+      String event, String actor, String target, String outcome, String remoteAddress) {
+    if (!LOG.isLoggable(Level.INFO)) {
+      return;
+    }
+    Map<String, String> line = new LinkedHashMap<>();
+    line.put("event", event);
+    line.put("actor", bounded(actor));
+    line.put("target", bounded(target));
+    line.put("outcome", outcome);
+    line.put("remote", remoteAddress);
+    line.put("time", clock.instant().toString());
+    try {
+      LOG.info(JSON.writeValueAsString(line));
+    } catch (JsonProcessingException e) {
+      LOG.log(Level.WARNING, "audit event " + event + " could not be written", e);
+    }
+  }
+}

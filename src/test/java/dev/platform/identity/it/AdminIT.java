@@ -1,0 +1,352 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The whole ADMIN.md contract over HTTP, with the bootstrap administrator and narrower tokens. */
+@ExtendWith(ArquillianExtension.class)
+class AdminIT {
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.war();
+  }
+
+  @ArquillianResource URL base;
+
+  Http http() {
+    return new Http(base);
+  }
+
+  /** A client's credentials, from the creation response. */
+  record Client(String id, String secret) {}
+
+  HttpResponse<String> tokenResponse(String id, String secret) {
+    String form =
+        "grant_type=client_credentials&client_id="
+            + URLEncoder.encode(id, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
+    return http()
+        .send(
+            http()
+                .request("/oauth/token")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build());
+  }
+
+  String token(String id, String secret) {
+    HttpResponse<String> response = tokenResponse(id, secret);
+    assertEquals(200, response.statusCode(), response.body());
+    return Http.json(response).get("access_token").asText();
+  }
+
+  String adminToken() {
+    return token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+  }
+
+  HttpResponse<String> call(String method, String path, String token, String json) {
+    HttpRequest.Builder request =
+        http()
+            .request("/admin/v1" + path)
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      request.header("Content-Type", "application/json");
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http().send(request.build());
+  }
+
+  Client create(String token, String json) {
+    HttpResponse<String> response = call("POST", "/service-accounts", token, json);
+    assertEquals(201, response.statusCode(), response.body());
+    JsonNode body = Http.json(response);
+    return new Client(body.get("client_id").asText(), body.get("client_secret").asText());
+  }
+
+  static String account(String org, String scopes) {
+    return "{\"name\":\"svc "
+        + org
+        + "\",\"organization_id\":\""
+        + org
+        + "\",\"scopes\":["
+        + scopes
+        + "]}";
+  }
+
+  static String message(HttpResponse<String> response, int status) {
+    assertEquals(status, response.statusCode(), response.body());
+    JsonNode body = Http.json(response);
+    assertFalse(body.get("success").asBoolean());
+    assertEquals("no-store", response.headers().firstValue("Cache-Control").orElse(null));
+    return body.get("message").asText();
+  }
+
+  @Test
+  void whenTheTokenIsMissingOrNotABearerTokenThen401WithTheBearerChallenge() {
+    String basic =
+        "Basic "
+            + Base64.getEncoder()
+                .encodeToString((Deployments.ADMIN_ID + ":x").getBytes(StandardCharsets.UTF_8));
+    List<HttpResponse<String>> refused = new ArrayList<>();
+    refused.add(call("GET", "/service-accounts", null, null));
+    refused.add(call("GET", "/service-accounts", "not.a.jwt", null));
+    refused.add(call("GET", "/no/such/thing", null, null));
+    refused.add(
+        http()
+            .send(
+                http()
+                    .request("/admin/v1/service-accounts")
+                    .header("Authorization", basic)
+                    .GET()
+                    .build()));
+    for (HttpResponse<String> response : refused) {
+      message(response, 401);
+      assertEquals(
+          "Bearer error=\"invalid_token\"",
+          response.headers().firstValue("WWW-Authenticate").orElse(null));
+    }
+  }
+
+  @Test
+  void whenAnAccountGoesThroughItsLifecycleThenTheTokenEndpointFollows() {
+    String admin = adminToken();
+    HttpResponse<String> created =
+        call(
+            "POST",
+            "/service-accounts",
+            admin,
+            "{\"name\":\"orders\",\"organization_id\":\"org-a\",\"scopes\":[\"kitchen:orders.create\"],"
+                + "\"accessible_orgs\":[\"org-b\"]}");
+    assertEquals(201, created.statusCode(), created.body());
+    JsonNode body = Http.json(created);
+    String id = body.get("client_id").asText();
+    String secret = body.get("client_secret").asText();
+    UUID.fromString(id);
+    assertEquals(43, secret.length());
+    assertEquals("client_credentials", body.get("grant_type").asText());
+    assertEquals("active", body.get("status").asText());
+    assertEquals("kitchen", body.get("service_name").asText());
+    assertEquals("[\"org-a\",\"org-b\"]", body.get("accessible_orgs").toString());
+    assertTrue(
+        created
+            .headers()
+            .firstValue("Location")
+            .orElseThrow()
+            .endsWith("/admin/v1/service-accounts/" + id));
+    assertEquals(200, tokenResponse(id, secret).statusCode());
+
+    JsonNode read = Http.json(call("GET", "/service-accounts/" + id, admin, null));
+    assertEquals("orders", read.get("name").asText());
+    assertFalse(read.has("client_secret"));
+    String listed = call("GET", "/service-accounts?organization_id=org-a", admin, null).body();
+    assertTrue(listed.contains(id));
+    assertFalse(listed.contains(secret));
+    assertFalse(listed.contains("secret"));
+    assertFalse(
+        call("GET", "/service-accounts?organization_id=org-z", admin, null).body().contains(id));
+
+    assertEquals(
+        "deactivated",
+        Http.json(call("POST", "/service-accounts/" + id + "/deactivate", admin, null))
+            .get("status")
+            .asText());
+    HttpResponse<String> revoked = tokenResponse(id, secret);
+    assertEquals(401, revoked.statusCode());
+    assertTrue(revoked.body().contains("revoked"));
+
+    assertEquals(
+        "active",
+        Http.json(call("POST", "/service-accounts/" + id + "/reactivate", admin, null))
+            .get("status")
+            .asText());
+    assertEquals(200, tokenResponse(id, secret).statusCode());
+
+    JsonNode rotated = Http.json(call("POST", "/service-accounts/" + id + "/secret", admin, null));
+    String newSecret = rotated.get("client_secret").asText();
+    assertEquals(id, rotated.get("client_id").asText());
+    assertNotEquals(secret, newSecret);
+    assertEquals(401, tokenResponse(id, secret).statusCode());
+    assertEquals(200, tokenResponse(id, newSecret).statusCode());
+
+    HttpResponse<String> deleted = call("DELETE", "/service-accounts/" + id, admin, null);
+    assertEquals(204, deleted.statusCode());
+    HttpResponse<String> afterDelete = tokenResponse(id, newSecret);
+    assertEquals(401, afterDelete.statusCode());
+    assertTrue(afterDelete.body().contains("revoked"));
+    message(call("GET", "/service-accounts/" + id, admin, null), 404);
+    message(call("POST", "/service-accounts/" + id + "/reactivate", admin, null), 404);
+    assertFalse(call("GET", "/service-accounts", admin, null).body().contains(id));
+  }
+
+  @Test
+  void whenInputIsInvalidThen400NamingTheField() {
+    String admin = adminToken();
+
+    assertTrue(
+        message(
+                call(
+                    "POST",
+                    "/service-accounts",
+                    admin,
+                    "{\"organization_id\":\"o\",\"scopes\":[\"kitchen:*\"]}"),
+                400)
+            .contains("name"));
+    assertTrue(
+        message(
+                call("POST", "/service-accounts", admin, account("org-a", "\"kitchen:nope.x\"")),
+                400)
+            .contains("kitchen:nope.x"));
+    assertTrue(
+        message(call("POST", "/service-accounts", admin, account("bad org!", "\"kitchen:*\"")), 400)
+            .contains("organization_id"));
+    assertTrue(
+        message(call("POST", "/service-accounts", admin, account("org-a", "")), 400)
+            .contains("scopes"));
+    assertTrue(
+        message(call("POST", "/service-accounts", admin, "{\"name\":\"x\",\"color\":\"red\"}"), 400)
+            .contains("color"));
+    assertTrue(
+        message(call("POST", "/service-accounts", admin, "{\"name\":"), 400).contains("JSON"));
+    assertTrue(
+        message(
+                call(
+                    "POST",
+                    "/service-accounts",
+                    admin,
+                    "{\"name\":\"x\",\"scopes\":\"kitchen:*\"}"),
+                400)
+            .contains("scopes"));
+    assertTrue(
+        message(call("GET", "/service-accounts/not-a-uuid", admin, null), 400)
+            .contains("client_id"));
+    message(call("GET", "/service-accounts/" + UUID.randomUUID(), admin, null), 404);
+    assertTrue(
+        message(call("GET", "/service-accounts?organization_id=bad%20org", admin, null), 400)
+            .contains("organization_id"));
+  }
+
+  @Test
+  void whenATokenManagesAccountsOfOneOrganizationThenOthersAre403() {
+    String admin = adminToken();
+    Client manager = create(admin, account("org-m", "\"identity:accounts.manage\""));
+    String other = create(admin, account("org-n", "\"catalog:*\"")).id();
+    String managerToken = token(manager.id(), manager.secret());
+
+    String own = create(managerToken, account("org-m", "\"catalog:products.view\"")).id();
+    assertTrue(call("GET", "/service-accounts", managerToken, null).body().contains(own));
+    assertFalse(call("GET", "/service-accounts", managerToken, null).body().contains(other));
+    assertEquals(
+        200,
+        call("POST", "/service-accounts/" + own + "/deactivate", managerToken, null).statusCode());
+
+    List<HttpResponse<String>> forbidden =
+        List.of(
+            call("POST", "/service-accounts", managerToken, account("org-n", "\"catalog:*\"")),
+            call("POST", "/service-accounts", managerToken, account("org-m", "\"identity:admin\"")),
+            call("GET", "/service-accounts/" + other, managerToken, null),
+            call("POST", "/service-accounts/" + other + "/deactivate", managerToken, null),
+            call("DELETE", "/service-accounts/" + other, managerToken, null),
+            call("GET", "/service-accounts?organization_id=org-n", managerToken, null),
+            call("GET", "/signing-keys", managerToken, null),
+            call("PUT", "/scopes/catalog:brands.view", managerToken, "{\"description\":\"d\"}"));
+    for (HttpResponse<String> response : forbidden) {
+      message(response, 403);
+      assertEquals(
+          "Bearer error=\"insufficient_scope\"",
+          response.headers().firstValue("WWW-Authenticate").orElse(null));
+    }
+    assertEquals(200, call("GET", "/service-accounts/" + other, admin, null).statusCode());
+  }
+
+  @Test
+  void whenTheCatalogIsChangedThenTheNewScopeCanBeGrantedAndRequested() {
+    String admin = adminToken();
+    String catalog = call("GET", "/scopes", admin, null).body();
+    assertTrue(catalog.contains("\"scope\":\"kitchen:orders.create\""), catalog);
+
+    HttpResponse<String> created =
+        call(
+            "PUT",
+            "/scopes/catalog:brands.view",
+            admin,
+            "{\"description\":\"View brands.\",\"channels\":{\"subscribe\":[\"catalog.brands.*\"]}}");
+    assertEquals(201, created.statusCode(), created.body());
+    assertEquals("View brands.", Http.json(created).get("description").asText());
+    assertEquals(
+        200,
+        call("PUT", "/scopes/catalog:brands.view", admin, "{\"description\":\"Brands.\"}")
+            .statusCode());
+    message(call("PUT", "/scopes/Not%20A%20Scope", admin, "{\"description\":\"x\"}"), 400);
+
+    Client client = create(admin, account("org-c", "\"catalog:brands.view\""));
+    HttpResponse<String> token = tokenResponse(client.id(), client.secret());
+    assertEquals("catalog:brands.view", Http.json(token).get("scope").asText());
+  }
+
+  @Test
+  void whenKeysAreRotatedAndRevokedThenTheListAndTheTokensFollow() {
+    String admin = adminToken();
+    Client keeper = create(admin, account("org-k", "\"identity:keys.manage\""));
+    String keys = token(keeper.id(), keeper.secret());
+    JsonNode before = Http.json(call("GET", "/signing-keys", keys, null)).get("items");
+    assertEquals(1, before.size());
+    String first = before.get(0).get("kid").asText();
+    assertEquals("current", before.get(0).get("state").asText());
+
+    HttpResponse<String> rotated = call("POST", "/signing-keys/rotate", keys, null);
+    assertEquals(201, rotated.statusCode(), rotated.body());
+    JsonNode scheduled = Http.json(rotated);
+    assertEquals("scheduled", scheduled.get("state").asText());
+    assertTrue(http().get("/api/public-keys").body().contains(scheduled.get("kid").asText()));
+
+    HttpResponse<String> emergency =
+        call("POST", "/signing-keys/rotate?immediate=true", keys, null);
+    assertEquals(201, emergency.statusCode(), emergency.body());
+    String urgent = Http.json(emergency).get("kid").asText();
+    assertEquals("current", Http.json(emergency).get("state").asText());
+    assertTrue(adminTokenKid().equals(urgent));
+
+    JsonNode revoked = Http.json(call("POST", "/signing-keys/" + first + "/revoke", keys, null));
+    assertEquals("revoked", revoked.get("state").asText());
+    assertFalse(http().get("/api/public-keys").body().contains(first));
+    assertEquals(404, http().get("/api/public-keys/" + first).statusCode());
+    message(call("GET", "/signing-keys", keys, null), 401);
+    keys = token(keeper.id(), keeper.secret());
+    message(call("POST", "/signing-keys/" + first + "/revoke", keys, null), 409);
+    message(call("POST", "/signing-keys/no-such-kid/revoke", keys, null), 404);
+    message(call("POST", "/signing-keys/rotate?immediate=maybe", keys, null), 400);
+    message(call("GET", "/service-accounts", keys, null), 403);
+  }
+
+  String adminTokenKid() {
+    String header = adminToken().split("\\.")[0];
+    String json = new String(Base64.getUrlDecoder().decode(header), StandardCharsets.UTF_8);
+    return json.replaceAll(".*\"kid\":\"([^\"]+)\".*", "$1");
+  }
+}
