@@ -11,6 +11,7 @@ import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ErrorReportValve;
 
 /** Starts the WAR on embedded Tomcat, by default on 127.0.0.1:8080 with H2 under ./data. */
 public final class Launcher {
@@ -55,6 +56,7 @@ public final class Launcher {
     Connector connector = tomcat.getConnector();
     connector.setProperty("address", options.bind());
     tomcat.enableNaming();
+    tomcat.getHost().getPipeline().addValve(quietErrorPages());
     tomcat.setAddDefaultWebXmlToWebapp(false);
     Context context = tomcat.addWebapp("", options.war().toString());
     if (options.context().isPresent()) {
@@ -75,6 +77,14 @@ public final class Launcher {
             + options.data()
             + ")");
     return tomcat;
+  }
+
+  /** Tomcat's own error pages (a servlet that failed to start) show no stack trace or version. */
+  private static ErrorReportValve quietErrorPages() {
+    ErrorReportValve valve = new ErrorReportValve();
+    valve.setShowReport(false);
+    valve.setShowServerInfo(false);
+    return valve;
   }
 
   private static void stop(Tomcat tomcat) {

@@ -15,10 +15,15 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,6 +36,33 @@ class AdminIT {
   }
 
   @ArquillianResource URL base;
+
+  /** The audit lines the service writes (embedded Tomcat shares this JVM's logging). */
+  final List<String> audit = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  final Handler auditCapture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          audit.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  @BeforeEach
+  void captureAudit() {
+    Logger.getLogger("dev.platform.identity.audit").addHandler(auditCapture);
+  }
+
+  @AfterEach
+  void releaseAudit() {
+    Logger.getLogger("dev.platform.identity.audit").removeHandler(auditCapture);
+  }
 
   Http http() {
     return new Http(base);
@@ -202,6 +234,26 @@ class AdminIT {
     message(call("GET", "/service-accounts/" + id, admin, null), 404);
     message(call("POST", "/service-accounts/" + id + "/reactivate", admin, null), 404);
     assertFalse(call("GET", "/service-accounts", admin, null).body().contains(id));
+
+    List<String> changes =
+        audit.stream()
+            .filter(line -> line.contains("\"target\":\"" + id + "\""))
+            .filter(line -> line.contains("\"actor\":\"" + Deployments.ADMIN_ID + "\""))
+            .map(line -> line.replaceAll(".*\"event\":\"([^\"]+)\".*", "$1"))
+            .toList();
+    assertEquals(
+        List.of(
+            "account.create",
+            "account.deactivate",
+            "account.reactivate",
+            "account.secret.rotate",
+            "account.delete"),
+        changes);
+    assertTrue(audit.stream().anyMatch(line -> line.contains("\"event\":\"token.issue\"")));
+    assertTrue(audit.stream().anyMatch(line -> line.contains("\"outcome\":\"invalid_client\"")));
+    for (String line : audit) {
+      assertFalse(line.contains(secret) || line.contains(newSecret) || line.contains(admin), line);
+    }
   }
 
   @Test

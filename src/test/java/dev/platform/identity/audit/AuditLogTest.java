@@ -1,0 +1,76 @@
+package dev.platform.identity.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class AuditLogTest {
+  final List<String> lines = new ArrayList<>();
+  final Logger logger = Logger.getLogger(AuditLog.LOGGER);
+  final Handler capture =
+      new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+          lines.add(record.getMessage());
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+  final AuditLog audit =
+      new AuditLog(Clock.fixed(Instant.parse("2026-05-01T10:00:00Z"), ZoneOffset.UTC));
+
+  @BeforeEach
+  void capture() {
+    logger.addHandler(capture);
+  }
+
+  @AfterEach
+  void release() {
+    logger.removeHandler(capture);
+  }
+
+  @Test
+  void whenAnEventIsRecordedThenOneJsonLineCarriesEveryField() throws Exception {
+    audit.record("account.create", "actor-id", "target-id", "success", "10.0.0.7");
+
+    assertEquals(1, lines.size());
+    JsonNode line = new ObjectMapper().readTree(lines.get(0));
+    assertEquals("account.create", line.get("event").asText());
+    assertEquals("actor-id", line.get("actor").asText());
+    assertEquals("target-id", line.get("target").asText());
+    assertEquals("success", line.get("outcome").asText());
+    assertEquals("10.0.0.7", line.get("remote").asText());
+    assertEquals("2026-05-01T10:00:00Z", line.get("time").asText());
+  }
+
+  @Test
+  void whenAStrangerSendsALongOrHostileIdThenTheLineStaysOneBoundedJsonLine() throws Exception {
+    String hostile = "x\n{\"event\":\"forged\"}" + "y".repeat(5000);
+
+    audit.record("token.refuse", hostile, null, "invalid_client", "127.0.0.1");
+
+    assertEquals(1, lines.size());
+    assertTrue(lines.get(0).length() < 400, lines.get(0));
+    assertTrue(!lines.get(0).contains("\n"));
+    JsonNode line = new ObjectMapper().readTree(lines.get(0));
+    assertEquals("token.refuse", line.get("event").asText());
+    assertTrue(line.get("target").isNull());
+  }
+}
