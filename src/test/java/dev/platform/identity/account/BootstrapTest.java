@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.Settings.BootstrapAccount;
 import dev.platform.identity.db.Database;
@@ -16,19 +17,14 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class BootstrapTest {
@@ -36,30 +32,11 @@ class BootstrapTest {
   static final Pattern PRINTED_SECRET = Pattern.compile("client_secret: (\\S+)");
 
   final SecretDigest digest = new SecretDigest(new SecretKeySpec(new byte[32], "HmacSHA256"));
-  final List<String> log = new ArrayList<>();
-  final Logger logger = Logger.getLogger(Bootstrap.class.getName());
-  final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          log.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-
-  @BeforeEach
-  void captureLog() {
-    logger.addHandler(capture);
-  }
+  final LogCapture log = LogCapture.of(Bootstrap.class.getName());
 
   @AfterEach
   void releaseLog() {
-    logger.removeHandler(capture);
+    log.close();
   }
 
   static Settings settings(Optional<BootstrapAccount> bootstrap) {
@@ -77,7 +54,8 @@ class BootstrapTest {
       bootstrap(database).run(settings(Optional.empty()));
       bootstrap(database).run(settings(Optional.empty()));
 
-      List<String> banners = log.stream().filter(m -> m.contains("client_secret:")).toList();
+      List<String> banners =
+          log.messages().stream().filter(m -> m.contains("client_secret:")).toList();
       assertEquals(1, banners.size());
       Matcher secret = PRINTED_SECRET.matcher(banners.get(0));
       assertTrue(secret.find());
@@ -105,7 +83,7 @@ class BootstrapTest {
       assertEquals(List.of(Bootstrap.ADMIN_SCOPE), admin.scopes());
       assertTrue(digest.matches(secret, admin.secretDigest()));
       assertEquals(1, new ServiceAccounts(database).list(Optional.empty()).size());
-      assertTrue(log.stream().noneMatch(m -> m.contains(secret)));
+      assertTrue(log.messages().stream().noneMatch(m -> m.contains(secret)));
       assertFalse(tableText(database).contains(secret));
     }
   }
@@ -121,7 +99,7 @@ class BootstrapTest {
       bootstrap(database).run(settings(Optional.empty()));
 
       assertEquals(1, new ServiceAccounts(database).list(Optional.empty()).size());
-      assertTrue(log.isEmpty());
+      assertTrue(log.messages().isEmpty());
     }
   }
 
@@ -137,7 +115,7 @@ class BootstrapTest {
       CompletableFuture.allOf(a, b).join();
 
       assertEquals(1, new ServiceAccounts(nodeA).list(Optional.empty()).size());
-      assertEquals(1, log.stream().filter(m -> m.contains("client_secret:")).count());
+      assertEquals(1, log.messages().stream().filter(m -> m.contains("client_secret:")).count());
     }
   }
 

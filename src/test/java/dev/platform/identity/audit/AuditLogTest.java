@@ -8,48 +8,25 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class AuditLogTest {
-  final List<String> lines = new ArrayList<>();
-  final Logger logger = Logger.getLogger(AuditLog.LOGGER);
-  final Handler capture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          lines.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
+  final LogCapture capture = LogCapture.of(AuditLog.LOGGER);
   final AuditLog audit =
       new AuditLog(Clock.fixed(Instant.parse("2026-05-01T10:00:00Z"), ZoneOffset.UTC));
 
-  @BeforeEach
-  void capture() {
-    logger.addHandler(capture);
-  }
-
   @AfterEach
   void release() {
-    logger.removeHandler(capture);
+    capture.close();
   }
 
   @Test
   void whenAnEventIsRecordedThenOneJsonLineCarriesEveryField() throws Exception {
     audit.record("account.create", "actor-id", "target-id", "success", "10.0.0.7");
 
+    List<String> lines = capture.messages();
     assertEquals(1, lines.size());
     JsonNode line = new ObjectMapper().readTree(lines.get(0));
     assertEquals("account.create", line.get("event").asText());
@@ -66,6 +43,7 @@ class AuditLogTest {
 
     audit.record("token.refuse", hostile, null, "invalid_client", "127.0.0.1");
 
+    List<String> lines = capture.messages();
     assertEquals(1, lines.size());
     assertTrue(lines.get(0).length() < 400, lines.get(0));
     assertTrue(!lines.get(0).contains("\n"));

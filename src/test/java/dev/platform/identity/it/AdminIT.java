@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.audit.LogCapture;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -15,15 +16,11 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,30 +35,11 @@ class AdminIT {
   @ArquillianResource URL base;
 
   /** The audit lines the service writes (embedded Tomcat shares this JVM's logging). */
-  final List<String> audit = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-  final Handler auditCapture =
-      new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-          audit.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
-      };
-
-  @BeforeEach
-  void captureAudit() {
-    Logger.getLogger("dev.platform.identity.audit").addHandler(auditCapture);
-  }
+  final LogCapture audit = LogCapture.of("dev.platform.identity.audit");
 
   @AfterEach
   void releaseAudit() {
-    Logger.getLogger("dev.platform.identity.audit").removeHandler(auditCapture);
+    audit.close();
   }
 
   Http http() {
@@ -236,7 +214,7 @@ class AdminIT {
     assertFalse(call("GET", "/service-accounts", admin, null).body().contains(id));
 
     List<String> changes =
-        audit.stream()
+        audit.messages().stream()
             .filter(line -> line.contains("\"target\":\"" + id + "\""))
             .filter(line -> line.contains("\"actor\":\"" + Deployments.ADMIN_ID + "\""))
             .map(line -> line.replaceAll(".*\"event\":\"([^\"]+)\".*", "$1"))
@@ -249,9 +227,12 @@ class AdminIT {
             "account.secret.rotate",
             "account.delete"),
         changes);
-    assertTrue(audit.stream().anyMatch(line -> line.contains("\"event\":\"token.issue\"")));
-    assertTrue(audit.stream().anyMatch(line -> line.contains("\"outcome\":\"invalid_client\"")));
-    for (String line : audit) {
+    assertTrue(
+        audit.messages().stream().anyMatch(line -> line.contains("\"event\":\"token.issue\"")));
+    assertTrue(
+        audit.messages().stream()
+            .anyMatch(line -> line.contains("\"outcome\":\"invalid_client\"")));
+    for (String line : audit.messages()) {
       assertFalse(line.contains(secret) || line.contains(newSecret) || line.contains(admin), line);
     }
   }

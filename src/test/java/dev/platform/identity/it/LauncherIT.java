@@ -166,22 +166,10 @@ class LauncherIT {
 
   @Test
   void whenASettingIsInvalidThenTheLauncherStopsAndNamesIt() throws Exception {
-    Path context = data.resolve("context.xml");
-    Files.writeString(
-        context,
-        "<Context>\n"
-            + "  <Environment name=\"identity/signingKeySize\" value=\"1024\""
-            + " type=\"java.lang.String\" override=\"false\"/>\n"
-            + "</Context>\n");
-    try (Launched launched =
-        new Launched(freePort(), "--data", data.toString(), "--context", context.toString())) {
-      assertFalse(launched.awaitListening(), launched.output());
-      assertTrue(launched.process.waitFor(60, TimeUnit.SECONDS));
-      assertNotEquals(0, launched.process.exitValue());
-      assertTrue(
-          launched.output().contains("java:comp/env/identity/signingKeySize must be a multiple"),
-          launched.output());
-    }
+    assertStopsNaming(
+        "identity/signingKeySize",
+        "1024",
+        "java:comp/env/identity/signingKeySize must be a multiple");
   }
 
   @Test
@@ -190,22 +178,28 @@ class LauncherIT {
       assertTrue(first.awaitListening(), first.output());
       assertEquals(200, first.get("/api/public-keys"));
     }
+    assertStopsNaming(
+        "identity/keyEncryptionKey",
+        "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+        "java:comp/env/identity/keyEncryptionKey does not decrypt");
+  }
+
+  /** With {@code entry} set to {@code value}, the launcher exits non-zero saying {@code why}. */
+  void assertStopsNaming(String entry, String value, String why) throws Exception {
     Path context = data.resolve("context.xml");
     Files.writeString(
         context,
-        "<Context>\n"
-            + "  <Environment name=\"identity/keyEncryptionKey\""
-            + " value=\"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\""
-            + " type=\"java.lang.String\" override=\"false\"/>\n"
-            + "</Context>\n");
+        "<Context>\n  <Environment name=\""
+            + entry
+            + "\" value=\""
+            + value
+            + "\" type=\"java.lang.String\" override=\"false\"/>\n</Context>\n");
     try (Launched launched =
         new Launched(freePort(), "--data", data.toString(), "--context", context.toString())) {
       assertFalse(launched.awaitListening(), launched.output());
       assertTrue(launched.process.waitFor(60, TimeUnit.SECONDS));
       assertNotEquals(0, launched.process.exitValue());
-      assertTrue(
-          launched.output().contains("java:comp/env/identity/keyEncryptionKey does not decrypt"),
-          launched.output());
+      assertTrue(launched.output().contains(why), launched.output());
     }
   }
 
