@@ -61,6 +61,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
       throw ApiError.forbidden(
           "The caller has no permission for this resource: it needs one of " + anyOf);
     }
+    request.setEntityStream(new BoundedBody(request.getEntityStream()));
     request.setProperty(CALLER, new Caller(token, remote, audit));
   }
 

@@ -16,6 +16,11 @@ import java.util.stream.Collectors;
 public final class InvalidJsonMapper implements ExceptionMapper<JsonProcessingException> {
   @Override
   public Response toResponse(JsonProcessingException failure) {
+    for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof ApiError error) {
+        return new ApiErrorMapper().toResponse(error);
+      }
+    }
     return new ApiErrorMapper().toResponse(ApiError.badRequest(message(failure)));
   }
 

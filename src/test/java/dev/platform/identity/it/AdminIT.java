@@ -279,6 +279,8 @@ class AdminIT {
         message(call("GET", "/service-accounts/not-a-uuid", admin, null), 400)
             .contains("client_id"));
     message(call("GET", "/service-accounts/" + UUID.randomUUID(), admin, null), 404);
+    String huge = "{\"name\":\"" + "x".repeat(100_000) + "\"}";
+    assertTrue(message(call("POST", "/service-accounts", admin, huge), 413).contains("larger"));
     assertTrue(
         message(call("GET", "/service-accounts?organization_id=bad%20org", admin, null), 400)
             .contains("organization_id"));
