@@ -30,6 +30,7 @@ public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
     return Response.serverError()
         .type(MediaType.APPLICATION_JSON_TYPE)
         .header("Cache-Control", "no-store")
+        .header("Pragma", "no-cache")
         .entity(
             new ServerError(
                 "server_error", "Internal error; incident " + incident + " is logged", incident))

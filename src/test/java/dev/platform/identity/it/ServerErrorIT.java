@@ -41,6 +41,7 @@ class ServerErrorIT {
     assertEquals(500, response.statusCode());
     assertTrue(
         response.headers().firstValue("Content-Type").orElseThrow().startsWith("application/json"));
+    assertEquals("no-store", response.headers().firstValue("Cache-Control").orElse(null));
     JsonNode body = Http.json(response);
     assertEquals("server_error", body.get("error").asText());
     String incident = body.get("incident_id").asText();
