@@ -37,6 +37,7 @@ public final class JndiSettings {
   public static final String KEY_RETENTION = "identity/keyRetention";
   public static final String KEY_RING_REFRESH = "identity/keyRingRefresh";
   public static final String RATE_LIMIT_STORE = "identity/rateLimitStore";
+  public static final String RSA_PROVIDER = "identity/rsaProvider";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -96,7 +97,8 @@ public final class JndiSettings {
         organization(BOOTSTRAP_ORGANIZATION),
         keySize(),
         new KeySchedule(rotation, prePublication, retention, refresh),
-        rateLimitStore());
+        rateLimitStore(),
+        rsaEngine());
   }
 
   private URI issuer() {
@@ -241,6 +243,17 @@ public final class JndiSettings {
       default ->
           throw new InvalidSettingException(
               RATE_LIMIT_STORE, "must be 'memory' or 'database', not '" + text + "'");
+    };
+  }
+
+  private Settings.RsaEngine rsaEngine() {
+    String text = required(RSA_PROVIDER);
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "accp" -> Settings.RsaEngine.ACCP;
+      case "jdk" -> Settings.RsaEngine.JDK;
+      default ->
+          throw new InvalidSettingException(
+              RSA_PROVIDER, "must be 'accp' or 'jdk', not '" + text + "'");
     };
   }
 

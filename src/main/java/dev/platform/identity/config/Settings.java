@@ -18,6 +18,7 @@ import javax.crypto.SecretKey;
  * @param signingKeySize RSA modulus length in bits
  * @param keySchedule the signing-key rotation schedule (DESIGN decision 4)
  * @param rateLimitStore where rate-limit buckets live
+ * @param rsaEngine which JCA provider makes the RSA signatures
  */
 public record Settings(
     URI issuer,
@@ -28,7 +29,8 @@ public record Settings(
     String bootstrapOrganization,
     int signingKeySize,
     KeySchedule keySchedule,
-    RateLimitStore rateLimitStore) {
+    RateLimitStore rateLimitStore,
+    RsaEngine rsaEngine) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {
@@ -50,6 +52,14 @@ public record Settings(
    */
   public record KeySchedule(
       Duration rotationInterval, Duration prePublication, Duration retention, Duration refresh) {}
+
+  /** Which JCA provider signs tokens. */
+  public enum RsaEngine {
+    /** Amazon Corretto Crypto Provider (AWS-LC) when its native library loads, else the JDK's. */
+    ACCP,
+    /** The JDK's own provider. */
+    JDK
+  }
 
   /** Where the rate limiter keeps its buckets. */
   public enum RateLimitStore {

@@ -3,7 +3,6 @@ package dev.platform.identity.key;
 import dev.platform.identity.config.JndiSettings;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -25,8 +24,15 @@ public final class KeyEncryption {
 
   private final SecretKey keyEncryptionKey;
   private final SecureRandom random;
+  private final RsaProvider rsa;
 
   public KeyEncryption(SecretKey keyEncryptionKey, SecureRandom random) {
+    this(keyEncryptionKey, random, RsaProvider.jdk());
+  }
+
+  /** Decrypted private keys are imported into {@code rsa}, the provider that signs with them. */
+  public KeyEncryption(SecretKey keyEncryptionKey, SecureRandom random, RsaProvider rsa) {
+    this.rsa = rsa;
     this.keyEncryptionKey = keyEncryptionKey;
     this.random = random;
   }
@@ -52,7 +58,7 @@ public final class KeyEncryption {
     byte[] pkcs8 = null;
     try {
       pkcs8 = cipher(Cipher.DECRYPT_MODE, kid, sealed.nonce()).doFinal(sealed.ciphertext());
-      return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
+      return rsa.keyFactory().generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
     } catch (AEADBadTagException e) {
       throw new IllegalStateException(
           "java:comp/env/"

@@ -3,10 +3,12 @@ package dev.platform.identity.token;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.key.CurrentKey;
 import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import io.jsonwebtoken.Jwts;
 import java.net.URI;
+import java.security.Provider;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,12 +29,17 @@ public final class TokenIssuer {
   private final URI issuer;
   private final Duration lifetime;
   private final KeyRing keys;
+  private final Provider provider;
   private final Clock clock;
 
-  public TokenIssuer(URI issuer, Duration lifetime, KeyRing keys, Clock clock) {
+  /**
+   * @param rsa the provider the key ring imported its private keys into; JJWT signs through it
+   */
+  public TokenIssuer(URI issuer, Duration lifetime, KeyRing keys, RsaProvider rsa, Clock clock) {
     this.issuer = issuer;
     this.lifetime = lifetime;
     this.keys = keys;
+    this.provider = rsa.provider().orElse(null);
     this.clock = clock;
   }
 
@@ -46,6 +53,7 @@ public final class TokenIssuer {
     Map<String, List<String>> channelClaim = channelClaim(granted.channels());
     String jwt =
         Jwts.builder()
+            .provider(provider)
             .header()
             .type("JWT")
             .keyId(key.kid())

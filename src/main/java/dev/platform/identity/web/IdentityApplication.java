@@ -14,6 +14,7 @@ import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.PublicKeysResource;
+import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.UnknownKeyMapper;
 import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.token.DiscoveryResource;
@@ -45,6 +46,7 @@ final class IdentityApplication extends ResourceConfig {
       Database database,
       KeyRing keyRing,
       KeyRotation keyRotation,
+      RsaProvider rsa,
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
@@ -62,7 +64,7 @@ final class IdentityApplication extends ResourceConfig {
     register(new PublicKeysResource(keyRing));
     register(new OAuthErrorMapper());
     TokenIssuer issuer =
-        new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, clock);
+        new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, rsa, clock);
     register(new TokenResource(accounts, digest, scopes, issuer, audit));
     register(new DiscoveryResource(settings.issuer(), scopes));
 

@@ -11,6 +11,7 @@ import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
+import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.SigningKeys;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.servlet.ServletContext;
@@ -77,7 +78,8 @@ public class Startup implements ServletContextListener {
     SecretDigest digest = new SecretDigest(settings.secretPepper());
     new Bootstrap(accounts, digest, clock, random).run(settings);
     SigningKeys signingKeys = new SigningKeys(database);
-    KeyEncryption keyEncryption = new KeyEncryption(settings.keyEncryptionKey(), random);
+    RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
+    KeyEncryption keyEncryption = new KeyEncryption(settings.keyEncryptionKey(), random, rsa);
     KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
     keyRotation = new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random);
     keyRotation.start();
@@ -88,7 +90,7 @@ public class Startup implements ServletContextListener {
 
     ResourceConfig application =
         new IdentityApplication(
-            settings, database, keyRing, keyRotation, accounts, digest, scopes, clock, random);
+            settings, database, keyRing, keyRotation, rsa, accounts, digest, scopes, clock, random);
     extend(application);
     context
         .addFilter("client-address", new ClientAddress())

@@ -41,7 +41,16 @@ class BootstrapTest {
 
   static Settings settings(Optional<BootstrapAccount> bootstrap) {
     return new Settings(
-        null, null, null, null, bootstrap, "root", 2048, null, Settings.RateLimitStore.MEMORY);
+        null,
+        null,
+        null,
+        null,
+        bootstrap,
+        "root",
+        2048,
+        null,
+        Settings.RateLimitStore.MEMORY,
+        Settings.RsaEngine.JDK);
   }
 
   Bootstrap bootstrap(Database database) {

@@ -110,6 +110,7 @@ class JndiSettingsTest {
         "identity/keyRotationInterval | PT24H | must be at least the pre-publication time",
         "identity/keyRingRefresh | PT0S | must be at least",
         "identity/rateLimitStore | redis | must be 'memory' or 'database'",
+        "identity/rsaProvider | bouncycastle | must be 'accp' or 'jdk'",
       })
   void whenEntryIsInvalidThenTheErrorNamesItAndSaysWhy(String entry, String value, String why) {
     Map<String, Object> entries = valid();

@@ -24,6 +24,7 @@ public final class TestSettings {
     entries.put(JndiSettings.KEY_RETENTION, "PT25H");
     entries.put(JndiSettings.KEY_RING_REFRESH, "PT30S");
     entries.put(JndiSettings.RATE_LIMIT_STORE, "memory");
+    entries.put(JndiSettings.RSA_PROVIDER, "accp");
     return entries;
   }
 

@@ -11,6 +11,7 @@ import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.CountingDataSource;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
@@ -46,7 +47,11 @@ class TokenPathTest {
             Clock.systemUTC().instant()));
     TokenIssuer issuer =
         new TokenIssuer(
-            settings.issuer(), settings.tokenLifetime(), node.ring(), Clock.systemUTC());
+            settings.issuer(),
+            settings.tokenLifetime(),
+            node.ring(),
+            RsaProvider.jdk(),
+            Clock.systemUTC());
     TokenResource resource =
         new TokenResource(
             accounts,

@@ -1,0 +1,67 @@
+package dev.platform.identity.key;
+
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import dev.platform.identity.config.Settings.RsaEngine;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.Provider;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+/**
+ * The JCA provider that makes the RSA signatures: Amazon Corretto Crypto Provider (AWS-LC) where
+ * its native library loads, else the JDK's. Never installed globally: the private key is imported
+ * through this provider's own {@code KeyFactory} once per key-ring change (ACCP re-imports a
+ * foreign key object on every signature), and the token issuer passes the provider to JJWT.
+ */
+public final class RsaProvider {
+  private static final Logger LOG = Logger.getLogger(RsaProvider.class.getName());
+
+  private final Provider provider;
+
+  private RsaProvider(Provider provider) {
+    this.provider = provider;
+  }
+
+  /** The JDK's provider. */
+  public static RsaProvider jdk() {
+    return new RsaProvider(null);
+  }
+
+  /** The provider {@code engine} asks for, or the JDK's when ACCP cannot load here; logs which. */
+  public static RsaProvider choose(RsaEngine engine) {
+    if (engine == RsaEngine.JDK) {
+      LOG.info("RSA signatures: the JDK's provider (identity/rsaProvider = jdk)");
+      return jdk();
+    }
+    try {
+      AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
+      Throwable error = accp.getLoadingError();
+      if (error == null) {
+        LOG.info("RSA signatures: " + accp.getName() + " " + accp.getVersionStr() + " (AWS-LC)");
+        return new RsaProvider(accp);
+      }
+      LOG.warning("RSA signatures: the JDK's provider; ACCP cannot load here: " + error);
+    } catch (LinkageError e) {
+      LOG.warning("RSA signatures: the JDK's provider; ACCP cannot load here: " + e);
+    }
+    return jdk();
+  }
+
+  /** The provider to pass to JJWT; empty for the JDK's default. */
+  public Optional<Provider> provider() {
+    return Optional.ofNullable(provider);
+  }
+
+  /** The provider's name, for logs and the benchmark. */
+  public String name() {
+    return provider == null ? "JDK" : provider.getName();
+  }
+
+  /** An RSA key factory of this provider, so a private key lives in the provider that uses it. */
+  KeyFactory keyFactory() throws GeneralSecurityException {
+    return provider == null
+        ? KeyFactory.getInstance("RSA")
+        : KeyFactory.getInstance("RSA", provider);
+  }
+}
