@@ -8,6 +8,7 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -38,6 +39,7 @@ public final class JndiSettings {
   public static final String KEY_RING_REFRESH = "identity/keyRingRefresh";
   public static final String RATE_LIMIT_STORE = "identity/rateLimitStore";
   public static final String RSA_PROVIDER = "identity/rsaProvider";
+  public static final String TRUSTED_PROXIES = "identity/trustedProxies";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -47,6 +49,8 @@ public final class JndiSettings {
 
   private static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final int MIN_BOOTSTRAP_SECRET = 32;
+  private static final Pattern IP_LITERAL =
+      Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)");
 
   private final Function<String, Object> lookup;
 
@@ -98,6 +102,7 @@ public final class JndiSettings {
         keySize(),
         new KeySchedule(rotation, prePublication, retention, refresh),
         rateLimitStore(),
+        trustedProxies(),
         rsaEngine());
   }
 
@@ -244,6 +249,19 @@ public final class JndiSettings {
           throw new InvalidSettingException(
               RATE_LIMIT_STORE, "must be 'memory' or 'database', not '" + text + "'");
     };
+  }
+
+  /** Literal IPv4 or IPv6 addresses, comma- or space-separated; no names (no DNS at start-up). */
+  private List<String> trustedProxies() {
+    List<String> proxies =
+        optional(TRUSTED_PROXIES).map(text -> List.of(text.split("[,\\s]+"))).orElse(List.of());
+    for (String proxy : proxies) {
+      if (!IP_LITERAL.matcher(proxy).matches()) {
+        throw new InvalidSettingException(
+            TRUSTED_PROXIES, "must list IP addresses, not '" + proxy + "'");
+      }
+    }
+    return proxies;
   }
 
   private Settings.RsaEngine rsaEngine() {

@@ -2,6 +2,7 @@ package dev.platform.identity.config;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import javax.crypto.SecretKey;
@@ -18,6 +19,7 @@ import javax.crypto.SecretKey;
  * @param signingKeySize RSA modulus length in bits
  * @param keySchedule the signing-key rotation schedule (DESIGN decision 4)
  * @param rateLimitStore where rate-limit buckets live
+ * @param trustedProxies addresses of reverse proxies whose {@code X-Forwarded-For} is believed
  * @param rsaEngine which JCA provider makes the RSA signatures
  */
 public record Settings(
@@ -30,6 +32,7 @@ public record Settings(
     int signingKeySize,
     KeySchedule keySchedule,
     RateLimitStore rateLimitStore,
+    List<String> trustedProxies,
     RsaEngine rsaEngine) {
 
   /** A bootstrap administrator whose credentials the operator chose. */

@@ -87,6 +87,15 @@ public final class Database implements AutoCloseable {
     return migrations.isCurrent();
   }
 
+  /** Whether the database is PostgreSQL (some features need it; H2 is for trying out). */
+  public boolean isPostgreSql() {
+    try (java.sql.Connection connection = dataSource.getConnection()) {
+      return connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("the database cannot be reached: " + e.getMessage(), e);
+    }
+  }
+
   /** The DataSource, for the parts that speak JDBC themselves (the rate-limit store). */
   public DataSource dataSource() {
     return dataSource;

@@ -50,9 +50,9 @@ final class IdentityApplication extends ResourceConfig {
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
+      AuditLog audit,
       Clock clock,
       SecureRandom random) {
-    AuditLog audit = new AuditLog(clock);
     PROVIDERS.setLevel(Level.SEVERE);
     property(ServerProperties.WADL_FEATURE_DISABLE, true);
     property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);

@@ -3,6 +3,7 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
@@ -13,6 +14,8 @@ import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.SigningKeys;
+import dev.platform.identity.ratelimit.RateLimitFilter;
+import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -22,6 +25,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -88,18 +92,47 @@ public class Startup implements ServletContextListener {
     scheduler = Executors.newSingleThreadScheduledExecutor(Startup::daemon);
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
+    AuditLog audit = new AuditLog(clock);
     ResourceConfig application =
         new IdentityApplication(
-            settings, database, keyRing, keyRotation, rsa, accounts, digest, scopes, clock, random);
+            settings,
+            database,
+            keyRing,
+            keyRotation,
+            rsa,
+            accounts,
+            digest,
+            scopes,
+            audit,
+            clock,
+            random);
     extend(application);
     context
-        .addFilter("client-address", new ClientAddress())
+        .addFilter("client-address", new ClientAddress(settings.trustedProxies()))
         .addMappingForUrlPatterns(null, false, "/*");
+    context
+        .addFilter("rate-limit", new RateLimitFilter(rateLimiter(settings, clock), audit))
+        .addMappingForUrlPatterns(null, false, "/oauth/token");
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
     servlet.addMapping("/*");
     servlet.setLoadOnStartup(1);
     LOG.info("The identity service is up; issuer " + settings.issuer());
+  }
+
+  /** The memory store, or the database's for several nodes (PostgreSQL only). */
+  private RateLimiter rateLimiter(Settings settings, Clock clock) {
+    if (settings.rateLimitStore() == Settings.RateLimitStore.MEMORY) {
+      return RateLimiter.inMemory(clock);
+    }
+    if (!database.isPostgreSql()) {
+      throw new InvalidSettingException(
+          JndiSettings.RATE_LIMIT_STORE,
+          "is 'database', which needs PostgreSQL; this DataSource is another database");
+    }
+    RateLimiter limiter = RateLimiter.inDatabase(database.dataSource(), clock);
+    scheduler.scheduleWithFixedDelay(limiter::removeExpired, 1, 1, TimeUnit.MINUTES);
+    return limiter;
   }
 
   private static Thread daemon(Runnable task) {

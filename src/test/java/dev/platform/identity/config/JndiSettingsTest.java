@@ -111,6 +111,7 @@ class JndiSettingsTest {
         "identity/keyRingRefresh | PT0S | must be at least",
         "identity/rateLimitStore | redis | must be 'memory' or 'database'",
         "identity/rsaProvider | bouncycastle | must be 'accp' or 'jdk'",
+        "identity/trustedProxies | proxy.example.com | must list IP addresses",
       })
   void whenEntryIsInvalidThenTheErrorNamesItAndSaysWhy(String entry, String value, String why) {
     Map<String, Object> entries = valid();

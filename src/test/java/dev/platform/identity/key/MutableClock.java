@@ -7,18 +7,18 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock that stands still until a test moves it: days of rotation in milliseconds. */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
   private volatile Instant now;
 
-  MutableClock(Instant start) {
+  public MutableClock(Instant start) {
     this.now = start;
   }
 
-  void set(Instant time) {
+  public void set(Instant time) {
     now = time;
   }
 
-  void advance(Duration step) {
+  public void advance(Duration step) {
     now = now.plus(step);
   }
 

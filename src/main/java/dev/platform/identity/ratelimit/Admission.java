@@ -1,0 +1,23 @@
+package dev.platform.identity.ratelimit;
+
+import io.github.bucket4j.Bucket;
+
+/**
+ * The limiter's answer before a token request runs: refused with a wait, or admitted holding what
+ * to settle once the response status is known.
+ *
+ * @param retryAfterSeconds 0 when admitted, else the whole seconds to wait (at least 1)
+ * @param clientId the client_id the request names, or null
+ * @param address the caller's address
+ * @param success the client's success bucket, one token taken from it; null when none was taken
+ */
+record Admission(long retryAfterSeconds, String clientId, String address, Bucket success) {
+  boolean admitted() {
+    return retryAfterSeconds == 0;
+  }
+
+  static Admission refused(long waitNanos, String clientId, String address) {
+    long seconds = Math.max(1, (waitNanos + 999_999_999L) / 1_000_000_000L);
+    return new Admission(seconds, clientId, address, null);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.platform.identity.ratelimit;
+
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.BucketConfiguration;
+import java.time.Duration;
+
+/**
+ * One kind of budget: so many requests per period, refilled smoothly (Bucket4j's greedy refill), so
+ * a full bucket allows a burst of {@code capacity} and then one per {@code period / capacity}.
+ *
+ * @param name the key prefix of its buckets
+ * @param capacity requests per period
+ * @param period the window
+ */
+record Budget(String name, long capacity, Duration period) {
+  /** SPEC 8: 60 successful token requests per minute per client_id. */
+  static final Budget SUCCESS = new Budget("ok", 60, Duration.ofMinutes(1));
+
+  /** Failed client authentications per (client_id, remote address). */
+  static final Budget PAIR_FAILURES = new Budget("fail", 20, Duration.ofMinutes(1));
+
+  /** Failed authentications, and requests naming no client, per remote address. */
+  static final Budget ADDRESS_FAILURES = new Budget("addr", 300, Duration.ofMinutes(1));
+
+  BucketConfiguration configuration() {
+    return BucketConfiguration.builder()
+        .addLimit(Bandwidth.builder().capacity(capacity).refillGreedy(capacity, period).build())
+        .build();
+  }
+
+  String key(String subject) {
+    return name + ":" + subject;
+  }
+}

@@ -1,0 +1,94 @@
+package dev.platform.identity.ratelimit;
+
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+import io.github.bucket4j.EstimationProbe;
+import java.time.Clock;
+import javax.sql.DataSource;
+
+/**
+ * DESIGN decision 7. Before a token request: the caller's address and (client, address) failure
+ * budgets must not be spent, and one token is taken from the client's success budget (60 a minute,
+ * SPEC 8). After it: a request that did not end in a token gives the success token back, and a
+ * failed authentication (or a request that names no client) spends failure budget. A stranger who
+ * knows a client_id thus spends only budgets of its own address, never the client's.
+ */
+public final class RateLimiter {
+  private final BucketStore store;
+
+  RateLimiter(BucketStore store) {
+    this.store = store;
+  }
+
+  /** Buckets in this node's memory (the single-node default). */
+  public static RateLimiter inMemory(Clock clock) {
+    return new RateLimiter(
+        new MemoryBuckets(new ClockTime(clock), MemoryBuckets.DEFAULT_MAX_ENTRIES));
+  }
+
+  /** Buckets in the PostgreSQL database every node shares. */
+  public static RateLimiter inDatabase(DataSource dataSource, Clock clock) {
+    return new RateLimiter(new DatabaseBuckets(dataSource, new ClockTime(clock)));
+  }
+
+  /** Deletes refilled buckets from the database store; nothing to do in memory. */
+  public void removeExpired() {
+    if (store instanceof DatabaseBuckets database) {
+      database.removeExpired();
+    }
+  }
+
+  /**
+   * Decides before the request runs.
+   *
+   * @param clientId the client_id the request names, or null when it names none (or a malformed
+   *     one)
+   * @param address the caller's address
+   */
+  Admission admit(String clientId, String address) {
+    long wait =
+        waitFor(store.bucket(Budget.ADDRESS_FAILURES.key(address), Budget.ADDRESS_FAILURES));
+    if (wait == 0 && clientId != null) {
+      wait = waitFor(store.bucket(pairKey(clientId, address), Budget.PAIR_FAILURES));
+    }
+    if (wait > 0) {
+      return Admission.refused(wait, clientId, address);
+    }
+    if (clientId == null) {
+      return new Admission(0, null, address, null);
+    }
+    Bucket success = store.bucket(Budget.SUCCESS.key(clientId), Budget.SUCCESS);
+    ConsumptionProbe probe = success.tryConsumeAndReturnRemaining(1);
+    return probe.isConsumed()
+        ? new Admission(0, clientId, address, success)
+        : Admission.refused(probe.getNanosToWaitForRefill(), clientId, address);
+  }
+
+  /** Settles an admitted request once its response status is known. */
+  void settle(Admission admission, int status) {
+    if (admission.success() != null && status != 200) {
+      admission.success().addTokens(1);
+    }
+    boolean failedAuthentication = status == 401;
+    boolean namedNoClient = admission.clientId() == null && status >= 400 && status < 500;
+    if (failedAuthentication || namedNoClient) {
+      store
+          .bucket(Budget.ADDRESS_FAILURES.key(admission.address()), Budget.ADDRESS_FAILURES)
+          .tryConsume(1);
+      if (admission.clientId() != null) {
+        store
+            .bucket(pairKey(admission.clientId(), admission.address()), Budget.PAIR_FAILURES)
+            .tryConsume(1);
+      }
+    }
+  }
+
+  private static long waitFor(Bucket bucket) {
+    EstimationProbe probe = bucket.estimateAbilityToConsume(1);
+    return probe.canBeConsumed() ? 0 : Math.max(1, probe.getNanosToWaitForRefill());
+  }
+
+  private static String pairKey(String clientId, String address) {
+    return Budget.PAIR_FAILURES.key(clientId + "@" + address);
+  }
+}
