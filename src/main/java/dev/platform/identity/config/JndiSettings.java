@@ -40,6 +40,7 @@ public final class JndiSettings {
   public static final String RATE_LIMIT_STORE = "identity/rateLimitStore";
   public static final String RSA_PROVIDER = "identity/rsaProvider";
   public static final String TRUSTED_PROXIES = "identity/trustedProxies";
+  public static final String TOKEN_RATE_LIMIT = "identity/tokenRateLimit";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -102,6 +103,7 @@ public final class JndiSettings {
         keySize(),
         new KeySchedule(rotation, prePublication, retention, refresh),
         rateLimitStore(),
+        tokenRateLimit(),
         trustedProxies(),
         rsaEngine());
   }
@@ -249,6 +251,21 @@ public final class JndiSettings {
           throw new InvalidSettingException(
               RATE_LIMIT_STORE, "must be 'memory' or 'database', not '" + text + "'");
     };
+  }
+
+  private int tokenRateLimit() {
+    String text = required(TOKEN_RATE_LIMIT);
+    int perMinute;
+    try {
+      perMinute = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidSettingException(TOKEN_RATE_LIMIT, "is not a whole number: '" + text + "'");
+    }
+    if (perMinute < 1 || perMinute > 1_000_000) {
+      throw new InvalidSettingException(
+          TOKEN_RATE_LIMIT, "must be from 1 to 1000000 per minute, not " + perMinute);
+    }
+    return perMinute;
   }
 
   /** Literal IPv4 or IPv6 addresses, comma- or space-separated; no names (no DNS at start-up). */

@@ -19,6 +19,7 @@ import javax.crypto.SecretKey;
  * @param signingKeySize RSA modulus length in bits
  * @param keySchedule the signing-key rotation schedule (DESIGN decision 4)
  * @param rateLimitStore where rate-limit buckets live
+ * @param tokenRateLimit successful token requests per minute per client (SPEC 8: 60)
  * @param trustedProxies addresses of reverse proxies whose {@code X-Forwarded-For} is believed
  * @param rsaEngine which JCA provider makes the RSA signatures
  */
@@ -32,6 +33,7 @@ public record Settings(
     int signingKeySize,
     KeySchedule keySchedule,
     RateLimitStore rateLimitStore,
+    int tokenRateLimit,
     List<String> trustedProxies,
     RsaEngine rsaEngine) {
 

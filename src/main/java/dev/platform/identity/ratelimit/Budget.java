@@ -13,8 +13,10 @@ import java.time.Duration;
  * @param period the window
  */
 record Budget(String name, long capacity, Duration period) {
-  /** SPEC 8: 60 successful token requests per minute per client_id. */
-  static final Budget SUCCESS = new Budget("ok", 60, Duration.ofMinutes(1));
+  /** Successful token requests per minute per client_id (SPEC 8: 60). */
+  static Budget successes(int perMinute) {
+    return new Budget("ok", perMinute, Duration.ofMinutes(1));
+  }
 
   /** Failed client authentications per (client_id, remote address). */
   static final Budget PAIR_FAILURES = new Budget("fail", 20, Duration.ofMinutes(1));

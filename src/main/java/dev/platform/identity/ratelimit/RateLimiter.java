@@ -8,27 +8,35 @@ import javax.sql.DataSource;
 
 /**
  * DESIGN decision 7. Before a token request: the caller's address and (client, address) failure
- * budgets must not be spent, and one token is taken from the client's success budget (60 a minute,
- * SPEC 8). After it: a request that did not end in a token gives the success token back, and a
- * failed authentication (or a request that names no client) spends failure budget. A stranger who
- * knows a client_id thus spends only budgets of its own address, never the client's.
+ * budgets must not be spent, and one token is taken from the client's success budget (60 a minute
+ * by SPEC 8, {@code identity/tokenRateLimit}). After it: a request that did not end in a token
+ * gives the success token back, and a failed authentication (or a request that names no client)
+ * spends failure budget. A stranger who knows a client_id thus spends only budgets of its own
+ * address, never the client's.
  */
 public final class RateLimiter {
-  private final BucketStore store;
+  /** SPEC 8: 60 successful token requests per minute per client_id. */
+  public static final int SPEC_PER_MINUTE = 60;
 
-  RateLimiter(BucketStore store) {
+  private final BucketStore store;
+  private final Budget successes;
+
+  RateLimiter(BucketStore store, int successesPerMinute) {
     this.store = store;
+    this.successes = Budget.successes(successesPerMinute);
   }
 
   /** Buckets in this node's memory (the single-node default). */
-  public static RateLimiter inMemory(Clock clock) {
+  public static RateLimiter inMemory(Clock clock, int successesPerMinute) {
     return new RateLimiter(
-        new MemoryBuckets(new ClockTime(clock), MemoryBuckets.DEFAULT_MAX_ENTRIES));
+        new MemoryBuckets(new ClockTime(clock), MemoryBuckets.DEFAULT_MAX_ENTRIES),
+        successesPerMinute);
   }
 
   /** Buckets in the PostgreSQL database every node shares. */
-  public static RateLimiter inDatabase(DataSource dataSource, Clock clock) {
-    return new RateLimiter(new DatabaseBuckets(dataSource, new ClockTime(clock)));
+  public static RateLimiter inDatabase(DataSource dataSource, Clock clock, int successesPerMinute) {
+    return new RateLimiter(
+        new DatabaseBuckets(dataSource, new ClockTime(clock)), successesPerMinute);
   }
 
   /** Deletes refilled buckets from the database store; nothing to do in memory. */
@@ -57,7 +65,7 @@ public final class RateLimiter {
     if (clientId == null) {
       return new Admission(0, null, address, null);
     }
-    Bucket success = store.bucket(Budget.SUCCESS.key(clientId), Budget.SUCCESS);
+    Bucket success = store.bucket(successes.key(clientId), successes);
     ConsumptionProbe probe = success.tryConsumeAndReturnRemaining(1);
     return probe.isConsumed()
         ? new Admission(0, clientId, address, success)

@@ -123,14 +123,15 @@ public class Startup implements ServletContextListener {
   /** The memory store, or the database's for several nodes (PostgreSQL only). */
   private RateLimiter rateLimiter(Settings settings, Clock clock) {
     if (settings.rateLimitStore() == Settings.RateLimitStore.MEMORY) {
-      return RateLimiter.inMemory(clock);
+      return RateLimiter.inMemory(clock, settings.tokenRateLimit());
     }
     if (!database.isPostgreSql()) {
       throw new InvalidSettingException(
           JndiSettings.RATE_LIMIT_STORE,
           "is 'database', which needs PostgreSQL; this DataSource is another database");
     }
-    RateLimiter limiter = RateLimiter.inDatabase(database.dataSource(), clock);
+    RateLimiter limiter =
+        RateLimiter.inDatabase(database.dataSource(), clock, settings.tokenRateLimit());
     scheduler.scheduleWithFixedDelay(limiter::removeExpired, 1, 1, TimeUnit.MINUTES);
     return limiter;
   }

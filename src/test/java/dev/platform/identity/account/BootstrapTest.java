@@ -50,6 +50,7 @@ class BootstrapTest {
         2048,
         null,
         Settings.RateLimitStore.MEMORY,
+        60,
         java.util.List.of(),
         Settings.RsaEngine.JDK);
   }

@@ -112,6 +112,8 @@ class JndiSettingsTest {
         "identity/rateLimitStore | redis | must be 'memory' or 'database'",
         "identity/rsaProvider | bouncycastle | must be 'accp' or 'jdk'",
         "identity/trustedProxies | proxy.example.com | must list IP addresses",
+        "identity/tokenRateLimit | 0 | must be from 1 to 1000000",
+        "identity/tokenRateLimit | lots | is not a whole number",
       })
   void whenEntryIsInvalidThenTheErrorNamesItAndSaysWhy(String entry, String value, String why) {
     Map<String, Object> entries = valid();

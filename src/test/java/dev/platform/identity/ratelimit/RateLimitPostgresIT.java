@@ -48,8 +48,8 @@ class RateLimitPostgresIT {
   @Test
   void whenTwoNodesServeOneClientThenSixtySucceedInTotalNotOneHundredTwenty() {
     try (Database database = Database.open(dataSource())) {
-      RateLimiter nodeA = RateLimiter.inDatabase(dataSource(), clock);
-      RateLimiter nodeB = RateLimiter.inDatabase(dataSource(), clock);
+      RateLimiter nodeA = RateLimiter.inDatabase(dataSource(), clock, RateLimiter.SPEC_PER_MINUTE);
+      RateLimiter nodeB = RateLimiter.inDatabase(dataSource(), clock, RateLimiter.SPEC_PER_MINUTE);
       String client = UUID.randomUUID().toString();
 
       int admitted = 0;

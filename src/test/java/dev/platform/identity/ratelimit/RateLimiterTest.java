@@ -18,7 +18,7 @@ class RateLimiterTest {
 
   final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T00:00:00Z"));
   final MemoryBuckets store = new MemoryBuckets(new ClockTime(clock), 1000);
-  final RateLimiter limiter = new RateLimiter(store);
+  final RateLimiter limiter = new RateLimiter(store, RateLimiter.SPEC_PER_MINUTE);
 
   /** One request through the limiter; true when admitted. */
   boolean request(String clientId, String address, int status) {
