@@ -1,0 +1,241 @@
+package dev.platform.identity.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.platform.identity.key.MutableClock;
+import io.jsonwebtoken.Jwts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.interfaces.RSAPublicKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The remote key source against a stub issuer on 127.0.0.1: counts, faults, and the clock. */
+class RemotePublicKeysTest {
+  static final KeyPair FIRST = TestTokens.rsaKeyPair();
+  static final KeyPair SECOND = TestTokens.rsaKeyPair();
+
+  final MutableClock clock = new MutableClock(TestTokens.NOW);
+  final AtomicInteger fetches = new AtomicInteger();
+  volatile String keySet = set(jwk("k1", FIRST));
+  volatile int status = 200;
+  volatile String cacheControl = "public, max-age=600";
+  volatile CountDownLatch hold = new CountDownLatch(0);
+  HttpServer server;
+
+  static String jwk(String kid, KeyPair pair) {
+    RSAPublicKey key = (RSAPublicKey) pair.getPublic();
+    return "{\"kid\":\""
+        + kid
+        + "\",\"kty\":\"RSA\",\"use\":\"sig\",\"alg\":\"RS256\",\"n\":\""
+        + unsigned(key.getModulus())
+        + "\",\"e\":\""
+        + unsigned(key.getPublicExponent())
+        + "\"}";
+  }
+
+  static String unsigned(BigInteger value) {
+    byte[] bytes = value.toByteArray();
+    int skip = bytes[0] == 0 ? 1 : 0;
+    byte[] magnitude = java.util.Arrays.copyOfRange(bytes, skip, bytes.length);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(magnitude);
+  }
+
+  static String set(String... jwks) {
+    return "{\"keys\":[" + String.join(",", jwks) + "]}";
+  }
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext(
+        "/api/public-keys",
+        exchange -> {
+          fetches.incrementAndGet();
+          try {
+            hold.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          byte[] body = keySet.getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Cache-Control", cacheControl);
+          exchange.sendResponseHeaders(status, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  RemotePublicKeys keys() {
+    return RemotePublicKeys.builder()
+        .issuer(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+        .clock(clock)
+        .build();
+  }
+
+  @Test
+  void whenAKnownKidIsAskedForAgainThenTheCachedSetAnswers() {
+    RemotePublicKeys keys = keys();
+
+    for (int i = 0; i < 10; i++) {
+      assertTrue(keys.find("k1").isPresent());
+    }
+
+    assertEquals(1, fetches.get());
+  }
+
+  @Test
+  void whenUnknownKidsFloodThenTheSetIsRefetchedAtMostOncePerInterval() {
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+
+    for (int i = 0; i < 100; i++) {
+      assertEquals(Optional.empty(), keys.find("forged-" + i));
+    }
+    assertEquals(2, fetches.get());
+
+    clock.advance(Duration.ofSeconds(61));
+    keys.find("forged-again");
+    assertEquals(3, fetches.get());
+  }
+
+  @Test
+  void whenTheIssuerRotatesThenTheNewKidIsFetchedWithoutWaitingForTheCache() {
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+    keySet = set(jwk("k2", SECOND), jwk("k1", FIRST));
+    clock.advance(Duration.ofSeconds(61));
+
+    assertEquals(SECOND.getPublic(), keys.find("k2").orElseThrow());
+  }
+
+  @Test
+  void whenMaxAgePassesThenRefetchedButNeverCachedBeyondAnHour() {
+    cacheControl = "public, max-age=86400";
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+
+    clock.advance(Duration.ofMinutes(59));
+    keys.find("k1");
+    assertEquals(1, fetches.get());
+    clock.advance(Duration.ofMinutes(2));
+    keys.find("k1");
+    assertEquals(2, fetches.get());
+  }
+
+  @Test
+  void whenTheIssuerIsDownThenTheCachedKeysKeepVerifying() {
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+    status = 503;
+    clock.advance(Duration.ofHours(2));
+
+    assertTrue(keys.find("k1").isPresent());
+    assertTrue(keys.find("k1").isPresent());
+    assertEquals(2, fetches.get(), "one failed try, then the refetch interval");
+    String token =
+        TestTokens.serviceAccount()
+            .header()
+            .keyId("k1")
+            .and()
+            .expiration(java.util.Date.from(clock.instant().plus(Duration.ofHours(1))))
+            .issuedAt(java.util.Date.from(clock.instant()))
+            .signWith(FIRST.getPrivate(), Jwts.SIG.RS256)
+            .compact();
+    BearerVerifier verifier =
+        BearerVerifier.builder().issuer(TestTokens.ISSUER).keyLocator(keys).clock(clock).build();
+    assertEquals(TestTokens.CLIENT_ID, verifier.verifyToken(token, List.of()).clientId());
+  }
+
+  @Test
+  void whenTheIssuerWasNeverReachedThenAServerSideFailureNotAVerdict() throws IOException {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    RemotePublicKeys keys =
+        RemotePublicKeys.builder()
+            .issuer(URI.create("http://127.0.0.1:" + closed))
+            .connectTimeout(Duration.ofSeconds(1))
+            .clock(clock)
+            .build();
+
+    assertThrows(UncheckedIOException.class, () -> keys.find("k1"));
+  }
+
+  @Test
+  void whenTheSetIsTooLargeOrNotAKeySetThenItIsRefused() {
+    keySet = set(jwk("k1", FIRST)) + " ".repeat(70_000);
+    assertThrows(UncheckedIOException.class, () -> keys().find("k1"));
+
+    keySet = "{\"nope\":[]}";
+    assertThrows(UncheckedIOException.class, () -> keys().find("k1"));
+  }
+
+  @Test
+  void whenOtherKeyTypesAreListedThenOnlyRs256SignatureKeysAreUsed() {
+    keySet =
+        set(
+            jwk("k1", FIRST),
+            jwk("enc", SECOND).replace("\"use\":\"sig\"", "\"use\":\"enc\""),
+            jwk("ps", SECOND).replace("RS256", "PS256"));
+    RemotePublicKeys keys = keys();
+
+    assertTrue(keys.find("k1").isPresent());
+    assertTrue(keys.find("enc").isEmpty());
+    assertTrue(keys.find("ps").isEmpty());
+  }
+
+  @Test
+  void whenFiftyCallersMissAtOnceThenOneFetchServesThemAll() throws Exception {
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+    keySet = set(jwk("k2", SECOND), jwk("k1", FIRST));
+    clock.advance(Duration.ofSeconds(61));
+    hold = new CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(50);
+    List<CompletableFuture<Optional<java.security.PublicKey>>> callers = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      callers.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                started.countDown();
+                return keys.find("k2");
+              },
+              Executors.newSingleThreadExecutor()));
+    }
+    started.await(10, TimeUnit.SECONDS);
+    hold.countDown();
+
+    for (CompletableFuture<Optional<java.security.PublicKey>> caller : callers) {
+      assertTrue(caller.get(10, TimeUnit.SECONDS).isPresent());
+    }
+    assertEquals(2, fetches.get());
+  }
+}
