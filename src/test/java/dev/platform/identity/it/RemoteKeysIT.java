@@ -3,6 +3,7 @@ package dev.platform.identity.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.platform.identity.client.TokenClient;
 import dev.platform.identity.key.MutableClock;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.RemotePublicKeys;
@@ -47,6 +48,26 @@ class RemoteKeysIT {
                     .build()))
         .get("access_token")
         .asText();
+  }
+
+  @Test
+  void whenTheTokenClientAsksThenItsTokenVerifiesThroughTheRemoteKeys() {
+    TokenClient client =
+        TokenClient.builder()
+            .baseUrl(URI.create(base.toString()))
+            .credentials(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET)
+            .scopes(List.of("identity:admin"))
+            .build();
+    BearerVerifier verifier =
+        BearerVerifier.builder()
+            .issuer(Deployments.ISSUER)
+            .keyLocator(RemotePublicKeys.builder().issuer(URI.create(base.toString())).build())
+            .build();
+
+    String token = client.token();
+
+    assertEquals(token, client.token());
+    assertEquals(List.of("identity:admin"), verifier.verify("Bearer " + token, List.of()).scopes());
   }
 
   static String kid(String token) {

@@ -1,0 +1,362 @@
+package dev.platform.identity.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Gets and keeps an access token for one service account (OAuth 2.0 client credentials). Follows
+ * SPEC 5.6 and 7.3: the token is cached in memory and renewed when less than 5 minutes remain, by
+ * one caller while the others keep using the still-valid token; a 401 from an API is reported with
+ * {@link #reportUnauthorized}; 429 waits {@code retry_after} and 5xx backs off exponentially with
+ * jitter, a bounded number of times; other statuses are final ({@link TokenClientException}).
+ * Immutable configuration, thread-safe; never logs or shows the secret or the token.
+ */
+public final class TokenClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** After a failed renewal, callers keep the valid token this long before the next try. */
+  private static final Duration RENEWAL_RETRY = Duration.ofSeconds(30);
+
+  private final URI tokenUri;
+  private final String clientId;
+  private final String clientSecret;
+  private final String scope;
+  private final boolean basic;
+  private final Clock clock;
+  private final HttpClient http;
+  private final Sleeper sleeper;
+  private final Random jitter;
+  private final int maxAttempts;
+  private final Duration firstBackoff;
+  private final Duration maxBackoff;
+  private final Duration requestTimeout;
+
+  private final AtomicReference<CachedToken> current = new AtomicReference<>();
+  private final ReentrantLock fetching = new ReentrantLock();
+  private volatile Instant nextRenewalTry = Instant.MIN;
+
+  private TokenClient(Builder b) {
+    this.tokenUri = b.tokenUri;
+    this.clientId = b.clientId;
+    this.clientSecret = b.clientSecret;
+    this.scope = b.scopes.isEmpty() ? null : String.join(" ", b.scopes);
+    this.basic = b.basic;
+    this.clock = b.clock;
+    this.http =
+        b.http != null
+            ? b.http
+            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    this.sleeper = b.sleeper;
+    this.jitter = b.jitter;
+    this.maxAttempts = b.maxAttempts;
+    this.firstBackoff = b.firstBackoff;
+    this.maxBackoff = b.maxBackoff;
+    this.requestTimeout = b.requestTimeout;
+  }
+
+  /** A builder; base URL, client_id and secret are required. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A valid access token: the cached one while more than 5 minutes remain; otherwise one caller
+   * renews while the others keep the still-valid token; with no valid token, callers wait for one
+   * request.
+   *
+   * @throws TokenClientException when no valid token can be had
+   */
+  public String token() {
+    Instant now = clock.instant();
+    CachedToken held = current.get();
+    if (held != null && held.isFreshAt(now)) {
+      return held.value();
+    }
+    if (held != null && held.isValidAt(now)) {
+      return renewInBackgroundOf(held, now);
+    }
+    fetching.lock();
+    try {
+      CachedToken again = current.get();
+      if (again != null && again.isValidAt(clock.instant())) {
+        return again.value();
+      }
+      CachedToken fresh = fetch();
+      current.set(fresh);
+      return fresh.value();
+    } finally {
+      fetching.unlock();
+    }
+  }
+
+  /** The caller that gets the lock renews; the others, and a failed renewal, keep {@code held}. */
+  private String renewInBackgroundOf(CachedToken held, Instant now) {
+    if (now.isBefore(nextRenewalTry) || !fetching.tryLock()) {
+      return held.value();
+    }
+    try {
+      if (current.get() == held) {
+        current.set(fetch());
+      }
+    } catch (TokenClientException e) {
+      nextRenewalTry = now.plus(RENEWAL_RETRY);
+    } finally {
+      fetching.unlock();
+    }
+    return current.get().value();
+  }
+
+  /**
+   * SPEC 5.6: an API answered 401 to {@code token}; it is dropped, so the next {@link #token()}
+   * fetches a new one. A token other than the cached one changes nothing.
+   */
+  public void reportUnauthorized(String token) {
+    CachedToken held = current.get();
+    if (held != null && held.value().equals(token)) {
+      current.compareAndSet(held, null);
+    }
+  }
+
+  private CachedToken fetch() {
+    TokenClientException last = null;
+    for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+      Duration wait;
+      try {
+        HttpResponse<String> response = http.send(request(), HttpResponse.BodyHandlers.ofString());
+        int status = response.statusCode();
+        JsonNode body = json(response.body());
+        if (status == 200) {
+          return cached(body);
+        }
+        last =
+            new TokenClientException(
+                status, text(body, "error"), text(body, "error_description"), null);
+        if (status == 429) {
+          wait = max(retryAfter(response, body), backoff(attempt));
+        } else if (status >= 500) {
+          wait = backoff(attempt);
+        } else {
+          throw last;
+        }
+      } catch (IOException e) {
+        last = new TokenClientException(0, null, "the identity service cannot be reached", e);
+        wait = backoff(attempt);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TokenClientException(0, null, "interrupted", e);
+      }
+      if (attempt < maxAttempts) {
+        pause(wait);
+      }
+    }
+    throw last;
+  }
+
+  private HttpRequest request() {
+    StringBuilder form = new StringBuilder("grant_type=client_credentials");
+    if (!basic) {
+      form.append("&client_id=").append(encode(clientId));
+      form.append("&client_secret=").append(encode(clientSecret));
+    }
+    if (scope != null) {
+      form.append("&scope=").append(encode(scope));
+    }
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(tokenUri)
+            .timeout(requestTimeout)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
+    if (basic) {
+      // RFC 6749 §2.3.1 and Appendix B: form-encode each part, then base64.
+      String pair = encode(clientId) + ":" + encode(clientSecret);
+      request.header(
+          "Authorization",
+          "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+    }
+    return request.build();
+  }
+
+  private CachedToken cached(JsonNode body) {
+    String token = text(body, "access_token");
+    long expiresIn = body.path("expires_in").asLong(0);
+    if (token == null || expiresIn <= 0) {
+      throw new TokenClientException(
+          200, null, "the token response has no token or lifetime", null);
+    }
+    return new CachedToken(token, clock.instant().plusSeconds(expiresIn));
+  }
+
+  private static Duration retryAfter(HttpResponse<String> response, JsonNode body) {
+    long seconds = body.path("retry_after").asLong(0);
+    if (seconds <= 0) {
+      seconds = response.headers().firstValue("Retry-After").map(TokenClient::seconds).orElse(1L);
+    }
+    return Duration.ofSeconds(Math.max(1, seconds));
+  }
+
+  private static long seconds(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      return 1;
+    }
+  }
+
+  /** Exponential, with jitter between half and all of the step, capped. */
+  private Duration backoff(int attempt) {
+    long step = firstBackoff.toMillis() << Math.min(attempt - 1, 20);
+    long capped = Math.min(step, maxBackoff.toMillis());
+    return Duration.ofMillis(capped / 2 + (long) (jitter.nextDouble() * (capped / 2.0)));
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+
+  private void pause(Duration wait) {
+    try {
+      sleeper.sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TokenClientException(0, null, "interrupted", e);
+    }
+  }
+
+  private static JsonNode json(String body) {
+    try {
+      return JSON.readTree(body == null || body.isBlank() ? "{}" : body);
+    } catch (IOException e) {
+      return JSON.createObjectNode();
+    }
+  }
+
+  private static String text(JsonNode body, String field) {
+    JsonNode value = body.path(field);
+    return value.isTextual() ? value.asText() : null;
+  }
+
+  private static String encode(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return "TokenClient[" + tokenUri + ", client_id=" + clientId + "]";
+  }
+
+  /** Sets the account, the service and the retry policy; {@link #build()} makes the client. */
+  public static final class Builder {
+    private URI tokenUri;
+    private String clientId;
+    private String clientSecret;
+    private List<String> scopes = List.of();
+    private boolean basic = true;
+    private Clock clock = Clock.systemUTC();
+    private HttpClient http;
+    private Sleeper sleeper = Sleeper.THREAD;
+    private Random jitter = new Random();
+    private int maxAttempts = 5;
+    private Duration firstBackoff = Duration.ofMillis(200);
+    private Duration maxBackoff = Duration.ofSeconds(10);
+    private Duration requestTimeout = Duration.ofSeconds(10);
+
+    private Builder() {}
+
+    /** The identity service's base URL; tokens come from {@code {base}/oauth/token}. */
+    public Builder baseUrl(URI base) {
+      String text = base.toString();
+      this.tokenUri = URI.create((text.endsWith("/") ? text : text + "/") + "oauth/token");
+      return this;
+    }
+
+    /** The account's client_id and secret (the secret is never logged or shown). */
+    public Builder credentials(String clientId, String clientSecret) {
+      this.clientId = Objects.requireNonNull(clientId);
+      this.clientSecret = Objects.requireNonNull(clientSecret);
+      return this;
+    }
+
+    /** Scopes to request; none: every scope the account is allowed. */
+    public Builder scopes(List<String> scopes) {
+      this.scopes = List.copyOf(scopes);
+      return this;
+    }
+
+    /** Send the credentials in the form (client_secret_post) instead of HTTP Basic (default). */
+    public Builder clientSecretPost() {
+      this.basic = false;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock);
+      return this;
+    }
+
+    public Builder httpClient(HttpClient http) {
+      this.http = http;
+      return this;
+    }
+
+    public Builder sleeper(Sleeper sleeper) {
+      this.sleeper = Objects.requireNonNull(sleeper);
+      return this;
+    }
+
+    public Builder jitter(Random jitter) {
+      this.jitter = Objects.requireNonNull(jitter);
+      return this;
+    }
+
+    /** Retries of 429, 5xx and I/O failures: attempts in all, first and largest backoff. */
+    public Builder retries(int maxAttempts, Duration firstBackoff, Duration maxBackoff) {
+      this.maxAttempts = maxAttempts;
+      this.firstBackoff = firstBackoff;
+      this.maxBackoff = maxBackoff;
+      return this;
+    }
+
+    public Builder requestTimeout(Duration timeout) {
+      this.requestTimeout = timeout;
+      return this;
+    }
+
+    public TokenClient build() {
+      if (tokenUri == null || clientId == null) {
+        throw new IllegalStateException("the base URL and the credentials are required");
+      }
+      if (maxAttempts < 1) {
+        throw new IllegalStateException("at least one attempt");
+      }
+      return new TokenClient(this);
+    }
+
+    @Override
+    public String toString() {
+      return "TokenClient.Builder[" + tokenUri + ", client_id=" + clientId + "]";
+    }
+  }
+
+  /** For tests and diagnostics: when the cached token expires, if there is one. */
+  Optional<Instant> cachedExpiry() {
+    return Optional.ofNullable(current.get()).map(CachedToken::expiresAt);
+  }
+}

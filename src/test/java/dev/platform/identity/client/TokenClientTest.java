@@ -1,0 +1,263 @@
+package dev.platform.identity.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.platform.identity.key.MutableClock;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The token client against a stub identity service on 127.0.0.1; time moves, nothing sleeps. */
+class TokenClientTest {
+  static final String ID = "3f2b8c1e-9a4d-4e5f-8b6a-7c9d0e1f2a3b";
+  static final String SECRET = "se:cr+et%/é";
+
+  final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  final AtomicInteger requests = new AtomicInteger();
+  final List<String> authorizations = new CopyOnWriteArrayList<>();
+  final List<String> bodies = new CopyOnWriteArrayList<>();
+  final List<Duration> waits = new CopyOnWriteArrayList<>();
+  volatile IntFunction<Reply> replies = n -> Reply.token("t" + n, 3600);
+  volatile CountDownLatch hold = new CountDownLatch(0);
+  HttpServer server;
+
+  record Reply(int status, String body, String retryAfter) {
+    static Reply token(String value, long expiresIn) {
+      return new Reply(
+          200,
+          "{\"access_token\":\""
+              + value
+              + "\",\"token_type\":\"Bearer\",\"expires_in\":"
+              + expiresIn
+              + "}",
+          null);
+    }
+  }
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext(
+        "/oauth/token",
+        exchange -> {
+          int n = requests.incrementAndGet();
+          authorizations.add(
+              String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+          bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          try {
+            hold.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          Reply reply = replies.apply(n);
+          if (reply.retryAfter() != null) {
+            exchange.getResponseHeaders().add("Retry-After", reply.retryAfter());
+          }
+          byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(reply.status(), body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  TokenClient.Builder builder() {
+    return TokenClient.builder()
+        .baseUrl(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+        .credentials(ID, SECRET)
+        .clock(clock)
+        .sleeper(waits::add)
+        .jitter(new Random(7));
+  }
+
+  @Test
+  void whenTheTokenIsFreshThenItIsServedFromMemory() {
+    TokenClient client = builder().build();
+
+    for (int i = 0; i < 10; i++) {
+      assertEquals("t1", client.token());
+    }
+
+    assertEquals(1, requests.get());
+  }
+
+  @Test
+  void whenLessThanFiveMinutesRemainThenItIsRenewed() {
+    TokenClient client = builder().build();
+    client.token();
+
+    clock.advance(Duration.ofSeconds(3600 - 301));
+    assertEquals("t1", client.token());
+    clock.advance(Duration.ofSeconds(2));
+    assertEquals("t2", client.token());
+    assertEquals(2, requests.get());
+  }
+
+  @Test
+  void whenFiftyCallersMeetTheRenewalThenOneRequestIsMadeAndTheOthersKeepTheValidToken()
+      throws Exception {
+    TokenClient client = builder().build();
+    client.token();
+    clock.advance(Duration.ofSeconds(3600 - 200));
+    hold = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(50);
+    List<CompletableFuture<String>> callers = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      callers.add(CompletableFuture.supplyAsync(client::token, pool));
+    }
+    int oldServed = 0;
+    for (int i = 0; i < 49; i++) {
+      oldServed +=
+          CompletableFuture.anyOf(callers.toArray(CompletableFuture[]::new)) != null ? 0 : 0;
+    }
+    hold.countDown();
+    List<String> got = new ArrayList<>();
+    for (CompletableFuture<String> caller : callers) {
+      got.add(caller.get(10, TimeUnit.SECONDS));
+    }
+    pool.shutdown();
+
+    assertEquals(2, requests.get());
+    assertTrue(got.stream().allMatch(t -> t.equals("t1") || t.equals("t2")), got.toString());
+    assertTrue(got.contains("t1"), "callers kept the valid token while one renewed");
+    assertEquals("t2", client.token());
+  }
+
+  @Test
+  void whenThereIsNoValidTokenThenConcurrentCallersShareOneRequest() throws Exception {
+    TokenClient client = builder().build();
+    hold = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(20);
+    List<CompletableFuture<String>> callers = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      callers.add(CompletableFuture.supplyAsync(client::token, pool));
+    }
+    hold.countDown();
+    for (CompletableFuture<String> caller : callers) {
+      assertEquals("t1", caller.get(10, TimeUnit.SECONDS));
+    }
+    pool.shutdown();
+
+    assertEquals(1, requests.get());
+  }
+
+  @Test
+  void whenAnApiAnswers401ThenTheTokenIsDroppedAndANewOneFetched() {
+    TokenClient client = builder().build();
+    String first = client.token();
+
+    client.reportUnauthorized("some-other-token");
+    assertEquals(first, client.token());
+    client.reportUnauthorized(first);
+
+    assertNotEquals(first, client.token());
+    assertEquals(2, requests.get());
+  }
+
+  @Test
+  void whenTheServiceAnswers429ThenTheClientWaitsRetryAfter() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(429, "{\"error\":\"rate_limit_exceeded\",\"retry_after\":7}", "7")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().build().token());
+
+    assertEquals(List.of(Duration.ofSeconds(7)), waits);
+  }
+
+  @Test
+  void whenTheServiceFailsWith5xxThenBackoffIsExponentialBoundedAndFinallyFails() {
+    replies = n -> new Reply(503, "{\"error\":\"server_error\"}", null);
+    TokenClient client =
+        builder().retries(5, Duration.ofMillis(200), Duration.ofSeconds(1)).build();
+
+    TokenClientException failure = assertThrows(TokenClientException.class, client::token);
+
+    assertEquals(503, failure.status());
+    assertEquals("server_error", failure.error());
+    assertEquals(5, requests.get());
+    assertEquals(4, waits.size());
+    for (int i = 0; i < waits.size(); i++) {
+      long step = Math.min(200L << i, 1000);
+      long millis = waits.get(i).toMillis();
+      assertTrue(millis >= step / 2 && millis <= step, "wait " + i + ": " + millis);
+    }
+  }
+
+  @Test
+  void whenTheServiceRefusesForGoodThenNoRetryAndTheErrorIsCarried() {
+    replies =
+        n ->
+            new Reply(
+                400,
+                "{\"error\":\"invalid_scope\",\"error_description\":\"scope 'x:y' is unknown\"}",
+                null);
+
+    TokenClientException failure =
+        assertThrows(TokenClientException.class, () -> builder().build().token());
+
+    assertEquals(400, failure.status());
+    assertEquals("invalid_scope", failure.error());
+    assertEquals("scope 'x:y' is unknown", failure.description());
+    assertEquals(1, requests.get());
+    assertTrue(waits.isEmpty());
+  }
+
+  @Test
+  void whenCredentialsAreSentThenBasicIsFormEncodedAndPostPutsThemInTheBody() {
+    builder().scopes(List.of("catalog:*", "kitchen:menus.read")).build().token();
+    builder().clientSecretPost().build().token();
+
+    String basic =
+        new String(
+            Base64.getDecoder().decode(authorizations.get(0).substring("Basic ".length())),
+            StandardCharsets.UTF_8);
+    assertEquals(ID + ":se%3Acr%2Bet%25%2F%C3%A9", basic);
+    assertEquals(
+        "grant_type=client_credentials&scope=catalog%3A*+kitchen%3Amenus.read", bodies.get(0));
+    assertEquals("null", authorizations.get(1));
+    assertTrue(bodies.get(1).contains("client_id=" + ID));
+    assertTrue(bodies.get(1).contains("client_secret=se%3Acr%2Bet%25%2F%C3%A9"));
+  }
+
+  @Test
+  void whenShownThenNeitherTheSecretNorTheTokenAppears() {
+    TokenClient client = builder().build();
+    String token = client.token();
+
+    assertFalse(client.toString().contains(SECRET));
+    assertFalse(client.toString().contains(token));
+    assertFalse(builder().toString().contains(SECRET));
+  }
+}
