@@ -9,16 +9,14 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.db.FreshPostgres;
 import dev.platform.identity.key.SigningKey;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.key.TestNodes.Node;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.ScopeCatalog;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,30 +44,20 @@ import org.postgresql.ds.PGSimpleDataSource;
 class PostgresIT {
   static final Instant NOW = Instant.parse("2026-03-01T12:00:00.123456Z");
 
-  final String adminUrl = System.getProperty("identity.postgres.url");
-  final String name = "identity_it_" + UUID.randomUUID().toString().replace("-", "");
+  FreshPostgres database;
 
   @BeforeEach
   void createDatabase() throws SQLException {
-    admin("create database " + name);
+    database = FreshPostgres.create("identity_it");
   }
 
   @AfterEach
   void dropDatabase() throws SQLException {
-    admin("drop database if exists " + name + " with (force)");
-  }
-
-  void admin(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(adminUrl);
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
+    database.close();
   }
 
   PGSimpleDataSource dataSource() {
-    PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setUrl(adminUrl.replaceFirst("/[^/?]*(\\?|$)", "/" + name + "$1"));
-    return dataSource;
+    return database.dataSource();
   }
 
   @Test

@@ -3,9 +3,8 @@ package dev.platform.identity.ratelimit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.platform.identity.db.Database;
+import dev.platform.identity.db.FreshPostgres;
 import dev.platform.identity.key.MutableClock;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,30 +18,21 @@ import org.postgresql.ds.PGSimpleDataSource;
 /** Two nodes' limiters on one PostgreSQL database share one budget (-Ppostgres). */
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
 class RateLimitPostgresIT {
-  final String adminUrl = System.getProperty("identity.postgres.url");
-  final String name = "identity_rl_" + UUID.randomUUID().toString().replace("-", "");
   final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T00:00:00Z"));
+  FreshPostgres fresh;
 
   @BeforeEach
   void createDatabase() throws SQLException {
-    admin("create database " + name);
+    fresh = FreshPostgres.create("identity_rl");
   }
 
   @AfterEach
   void dropDatabase() throws SQLException {
-    admin("drop database if exists " + name + " with (force)");
-  }
-
-  void admin(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(adminUrl)) {
-      connection.createStatement().execute(sql);
-    }
+    fresh.close();
   }
 
   PGSimpleDataSource dataSource() {
-    PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setUrl(adminUrl.replaceFirst("/[^/?]*(\\?|$)", "/" + name + "$1"));
-    return dataSource;
+    return fresh.dataSource();
   }
 
   @Test
