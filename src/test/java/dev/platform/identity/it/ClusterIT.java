@@ -1,0 +1,199 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.verify.BearerVerifier;
+import dev.platform.identity.verify.RemotePublicKeys;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two nodes (two launchers on two loopback ports) on one fresh PostgreSQL database with the
+ * database rate-limit store, started at the same moment on the empty database (issue 9 item 3).
+ */
+@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+class ClusterIT {
+  static final Pattern SECRET = Pattern.compile("client_secret: (\\S+)");
+  static final Pattern CLIENT_ID = Pattern.compile("client_id: +(\\S+)");
+
+  @TempDir Path folder;
+  FreshPostgres database;
+  LauncherIT.Launched nodeA;
+  LauncherIT.Launched nodeB;
+  Http a;
+  Http b;
+  String adminId;
+  String adminSecret;
+
+  @BeforeEach
+  void startTwoNodesAtOnce() throws Exception {
+    database = FreshPostgres.create("identity_cluster");
+    Path context = folder.resolve("context.xml");
+    Files.writeString(context, contextXml(database.dataSource().getDatabaseName()));
+    int portA = LauncherIT.freePort();
+    int portB = LauncherIT.freePort();
+    nodeA =
+        new LauncherIT.Launched(
+            portA, "--data", folder.resolve("a").toString(), "--context", context.toString());
+    nodeB =
+        new LauncherIT.Launched(
+            portB, "--data", folder.resolve("b").toString(), "--context", context.toString());
+    assertTrue(nodeA.awaitListening(), nodeA.output());
+    assertTrue(nodeB.awaitListening(), nodeB.output());
+    a = new Http(new URL("http://127.0.0.1:" + portA + "/"));
+    b = new Http(new URL("http://127.0.0.1:" + portB + "/"));
+    String printed = nodeA.output() + "\n" + nodeB.output();
+    Matcher secret = SECRET.matcher(printed);
+    assertTrue(secret.find(), printed);
+    adminSecret = secret.group(1);
+    assertTrue(!secret.find(), "the bootstrap administrator was generated twice");
+    Matcher id = CLIENT_ID.matcher(printed);
+    assertTrue(id.find());
+    adminId = id.group(1);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (nodeA != null) {
+      nodeA.close();
+    }
+    if (nodeB != null) {
+      nodeB.close();
+    }
+    database.close();
+  }
+
+  static String contextXml(String name) {
+    return "<Context>\n"
+        + "  <Resource name=\"jdbc/identity\" auth=\"Container\" type=\"javax.sql.DataSource\""
+        + " driverClassName=\"org.postgresql.Driver\" url=\"jdbc:postgresql://127.0.0.1:5432/"
+        + name
+        + "\" username=\"postgres\" password=\"\" maxTotal=\"10\" maxWaitMillis=\"5000\""
+        + " closeMethod=\"close\"/>\n"
+        + env("identity/issuer", "http://127.0.0.1")
+        + env("identity/keyEncryptionKey", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+        + env("identity/secretPepper", "ZXhhbXBsZS1wZXBwZXItZm9yLXRlc3RzLW9ubHktMzJieXRlcw==")
+        + env("identity/rateLimitStore", "database")
+        + env("identity/keyRingRefresh", "PT1S")
+        + "</Context>\n";
+  }
+
+  static String env(String name, String value) {
+    return "  <Environment name=\""
+        + name
+        + "\" value=\""
+        + value
+        + "\" type=\"java.lang.String\" override=\"false\"/>\n";
+  }
+
+  static HttpResponse<String> token(Http node, String id, String secret) {
+    String form =
+        "grant_type=client_credentials&client_id="
+            + id
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
+    return node.send(
+        node.request("/oauth/token")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build());
+  }
+
+  static HttpResponse<String> admin(
+      Http node, String method, String path, String token, String json) {
+    HttpRequest.Builder request =
+        node.request("/admin/v1" + path)
+            .header("Authorization", "Bearer " + token)
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      request.header("Content-Type", "application/json");
+    }
+    return node.send(request.build());
+  }
+
+  String adminToken(Http node) {
+    HttpResponse<String> response = token(node, adminId, adminSecret);
+    assertEquals(200, response.statusCode(), response.body());
+    return Http.json(response).get("access_token").asText();
+  }
+
+  String[] createAccount(String adminToken) {
+    HttpResponse<String> created =
+        admin(
+            a,
+            "POST",
+            "/service-accounts",
+            adminToken,
+            "{\"name\":\"cluster\",\"organization_id\":\"org-c\",\"scopes\":[\"catalog:*\"]}");
+    assertEquals(201, created.statusCode(), created.body());
+    JsonNode body = Http.json(created);
+    return new String[] {body.get("client_id").asText(), body.get("client_secret").asText()};
+  }
+
+  @Test
+  void whenTwoNodesShareOneDatabaseThenTheyActAsOne() throws Exception {
+    assertEquals(1, Http.json(a.get("/api/public-keys")).get("keys").size());
+    assertEquals(a.get("/api/public-keys").body(), b.get("/api/public-keys").body());
+    String adminA = adminToken(a);
+
+    String[] account = createAccount(adminA);
+    assertEquals(200, token(b, account[0], account[1]).statusCode());
+    admin(a, "POST", "/service-accounts/" + account[0] + "/deactivate", adminA, null);
+    HttpResponse<String> refused = token(b, account[0], account[1]);
+    assertEquals(401, refused.statusCode(), refused.body());
+    assertTrue(refused.body().contains("revoked"));
+
+    String[] shared = createAccount(adminA);
+    int admitted = 0;
+    for (int i = 0; i < 70; i++) {
+      admitted += token(i % 2 == 0 ? a : b, shared[0], shared[1]).statusCode() == 200 ? 1 : 0;
+    }
+    assertEquals(60, admitted, "the 60-a-minute budget is shared by both nodes");
+
+    HttpResponse<String> rotated =
+        admin(a, "POST", "/signing-keys/rotate?immediate=true", adminA, null);
+    assertEquals(201, rotated.statusCode(), rotated.body());
+    String newKid = Http.json(rotated).get("kid").asText();
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (!b.get("/api/public-keys").body().contains(newKid) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(200);
+    }
+    assertTrue(b.get("/api/public-keys").body().contains(newKid), "node B lists the new key");
+
+    for (Http signer : List.of(a, b)) {
+      String token = adminToken(signer);
+      for (Http keys : List.of(a, b)) {
+        BearerVerifier verifier =
+            BearerVerifier.builder()
+                .issuer("http://127.0.0.1")
+                .keyLocator(
+                    RemotePublicKeys.builder().issuer(URI.create(keys.uri("/").toString())).build())
+                .build();
+        assertEquals(adminId, verifier.verify("Bearer " + token, List.of()).clientId());
+      }
+    }
+  }
+}
