@@ -167,11 +167,16 @@ class ClusterIT {
     assertTrue(refused.body().contains("revoked"));
 
     String[] shared = createAccount(adminA);
+    Instant start = Instant.now();
     int admitted = 0;
     for (int i = 0; i < 70; i++) {
       admitted += token(i % 2 == 0 ? a : b, shared[0], shared[1]).statusCode() == 200 ? 1 : 0;
     }
-    assertEquals(60, admitted, "the 60-a-minute budget is shared by both nodes");
+    // The bucket refills one token a second after its burst of 60 (README "Rate limits").
+    long refilled = Duration.between(start, Instant.now()).toSeconds() + 1;
+    assertTrue(
+        admitted >= 60 && admitted <= 60 + refilled,
+        admitted + " tokens in " + refilled + " s: the 60-a-minute budget is shared by both nodes");
 
     HttpResponse<String> rotated =
         admin(a, "POST", "/signing-keys/rotate?immediate=true", adminA, null);
