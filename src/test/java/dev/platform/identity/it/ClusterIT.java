@@ -120,18 +120,7 @@ class ClusterIT {
 
   static HttpResponse<String> admin(
       Http node, String method, String path, String token, String json) {
-    HttpRequest.Builder request =
-        node.request("/admin/v1" + path)
-            .header("Authorization", "Bearer " + token)
-            .method(
-                method,
-                json == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(json));
-    if (json != null) {
-      request.header("Content-Type", "application/json");
-    }
-    return node.send(request.build());
+    return node.admin(method, path, token, json);
   }
 
   String adminToken(Http node) {
