@@ -318,10 +318,25 @@ public final class JndiSettings {
   private static Object lookupInEnvironment(String name) {
     try {
       return new InitialContext().lookup("java:comp/env/" + name);
-    } catch (NameNotFoundException e) {
-      return null;
     } catch (NamingException e) {
+      if (isNotBound(e)) {
+        return null;
+      }
       throw new IllegalStateException(e.getExplanation(), e);
     }
+  }
+
+  /**
+   * Whether a failed lookup means the name is not bound. Tomcat throws {@link
+   * NameNotFoundException}; Payara wraps it in a plain {@link NamingException} ("Lookup failed for
+   * ..."), and binds no name for an {@code <env-entry>} whose value is empty.
+   */
+  static boolean isNotBound(NamingException failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof NameNotFoundException) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.StringWriter;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
@@ -14,11 +15,19 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
-/** The examples in conf/ name every setting, and in the form that actually overrides web.xml. */
+/**
+ * The examples in conf/ name every setting, in the form that actually overrides web.xml: Tomcat's
+ * {@code <Environment override="false">}, and Payara's alternate descriptors, which replace the
+ * WAR's web.xml as a whole and so must be that file apart from the values.
+ */
 class ConfExamplesTest {
   static Set<String> settingNames() throws IllegalAccessException {
     Set<String> names = new TreeSet<>();
@@ -31,9 +40,57 @@ class ConfExamplesTest {
   }
 
   static List<Path> examples() throws IOException {
-    try (Stream<Path> files = Files.list(Path.of("conf/tomcat"))) {
+    return examples("conf/tomcat");
+  }
+
+  static List<Path> examples(String folder) throws IOException {
+    try (Stream<Path> files = Files.list(Path.of(folder))) {
       return files.filter(p -> p.toString().endsWith(".xml")).sorted().toList();
     }
+  }
+
+  static Document parse(Path file) throws Exception {
+    return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file.toFile());
+  }
+
+  static Set<String> envEntryNames(Document descriptor) {
+    Set<String> names = new TreeSet<>();
+    for (Element entry : envEntries(descriptor)) {
+      names.add(text(entry, "env-entry-name"));
+    }
+    return names;
+  }
+
+  static List<Element> envEntries(Document descriptor) {
+    NodeList entries = descriptor.getElementsByTagName("env-entry");
+    List<Element> list = new ArrayList<>();
+    for (int i = 0; i < entries.getLength(); i++) {
+      list.add((Element) entries.item(i));
+    }
+    return list;
+  }
+
+  static String text(Element parent, String child) {
+    return parent.getElementsByTagName(child).item(0).getTextContent();
+  }
+
+  /**
+   * The descriptor without comments, without the entries {@code keep} does not name, and with every
+   * env-entry value emptied, as text without the whitespace between elements.
+   */
+  static String shape(Document descriptor, Set<String> keep) throws Exception {
+    for (Element entry : envEntries(descriptor)) {
+      if (keep.contains(text(entry, "env-entry-name"))) {
+        entry.getElementsByTagName("env-entry-value").item(0).setTextContent("");
+      } else {
+        entry.getParentNode().removeChild(entry);
+      }
+    }
+    StringWriter out = new StringWriter();
+    TransformerFactory.newInstance()
+        .newTransformer()
+        .transform(new DOMSource(descriptor.getDocumentElement()), new StreamResult(out));
+    return out.toString().replaceAll("(?s)<!--.*?-->", "").replaceAll(">\\s+<", "><");
   }
 
   @Test
@@ -57,6 +114,26 @@ class ConfExamplesTest {
       }
       assertEquals(settingNames(), named, example.toString());
       assertTrue(overridable.isEmpty(), example + " lets web.xml win for " + overridable);
+    }
+  }
+
+  @Test
+  void whenPayaraDescriptorsAreReadThenEachIsTheWarsWebXmlWithEverySettingValued()
+      throws Exception {
+    Path webXml = Path.of("src/main/webapp/WEB-INF/web.xml");
+    Set<String> defaults = envEntryNames(parse(webXml));
+    List<Path> examples = examples("conf/payara");
+    assertEquals(2, examples.size(), examples.toString());
+    for (Path example : examples) {
+      assertEquals(settingNames(), envEntryNames(parse(example)), example.toString());
+      assertEquals(
+          shape(parse(webXml), defaults),
+          shape(parse(example), defaults),
+          example + " differs from " + webXml + " in more than the values");
+      String env = example.getFileName().toString().replaceAll("^web-|\\.xml$", "");
+      String postBoot = Files.readString(example.resolveSibling("post-boot-" + env + ".asadmin"));
+      assertTrue(postBoot.contains("--altdd=/opt/identity/" + example.getFileName()), env);
+      assertTrue(postBoot.contains(" jdbc/identity\n"), env);
     }
   }
 }

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import javax.naming.CommunicationException;
+import javax.naming.NameNotFoundException;
+import javax.naming.NamingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -171,5 +174,15 @@ class JndiSettingsTest {
                     }));
 
     assertTrue(e.getMessage().contains("cannot be read: naming is broken"), e.getMessage());
+  }
+
+  @Test
+  void whenTheNameIsNotFoundDirectlyOrWrappedAsPayaraDoesThenItIsNotBound() {
+    NamingException payara = new NamingException("Lookup failed for 'java:comp/env/identity/x'");
+    payara.setRootCause(new NameNotFoundException("No object bound to name java:comp/env/x"));
+
+    assertTrue(JndiSettings.isNotBound(new NameNotFoundException("x")));
+    assertTrue(JndiSettings.isNotBound(payara));
+    assertFalse(JndiSettings.isNotBound(new CommunicationException("naming service down")));
   }
 }

@@ -1,0 +1,97 @@
+package dev.platform.identity.it;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real application server in its own process, its console in a log file under {@code target/}:
+ * ready when {@code /health/ready} answers 200 before a deadline, stopped by its PID (SIGTERM, then
+ * SIGKILL after a grace period). Only the process this object started is ever signalled.
+ */
+final class ServerProcess implements AutoCloseable {
+  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+  private final String name;
+  private final Process process;
+  private final Path log;
+  private final long startedNanos = System.nanoTime();
+
+  private ServerProcess(String name, Process process, Path log) {
+    this.name = name;
+    this.process = process;
+    this.log = log;
+  }
+
+  /** Starts {@code command} with its output (stdout and stderr) going to {@code log}. */
+  static ServerProcess start(String name, List<String> command, Path log) throws IOException {
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new ServerProcess(name, process, log);
+  }
+
+  /** The path to the running JDK's {@code java}. */
+  static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /**
+   * Polls {@code base/health/ready} (waiting for the server, not for time) until it answers 200,
+   * the process ends or {@code deadline} passes; returns the time from start to ready.
+   */
+  Duration awaitReady(URI base, Duration deadline) throws IOException, InterruptedException {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    HttpRequest ready =
+        HttpRequest.newBuilder(base.resolve("/health/ready"))
+            .timeout(Duration.ofSeconds(5))
+            .build();
+    long end = startedNanos + deadline.toNanos();
+    while (System.nanoTime() < end && process.isAlive()) {
+      try {
+        if (client.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return elapsed();
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError(
+        name
+            + (process.isAlive() ? " was not ready within " + deadline : " ended")
+            + "; its log, "
+            + log
+            + ", ends with:\n"
+            + tail(60));
+  }
+
+  /** The last {@code lines} lines of the server's log. */
+  String tail(int lines) throws IOException {
+    List<String> all = Files.readAllLines(log);
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+
+  Duration elapsed() {
+    return Duration.ofNanos(System.nanoTime() - startedNanos);
+  }
+
+  /** SIGTERM to the PID (the server's own shutdown), SIGKILL after the grace period. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(STOP_GRACE.toSeconds(), TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+}
