@@ -75,21 +75,7 @@ class AdminIT {
   }
 
   HttpResponse<String> call(String method, String path, String token, String json) {
-    HttpRequest.Builder request =
-        http()
-            .request("/admin/v1" + path)
-            .method(
-                method,
-                json == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(json));
-    if (json != null) {
-      request.header("Content-Type", "application/json");
-    }
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return http().send(request.build());
+    return http().admin(method, path, token, json);
   }
 
   Client create(String token, String json) {

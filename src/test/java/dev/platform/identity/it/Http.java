@@ -46,6 +46,26 @@ public final class Http {
     }
   }
 
+  /**
+   * An administration API call: {@code /admin/v1} + path, a bearer token (or none), JSON (or none).
+   */
+  public HttpResponse<String> admin(String method, String path, String bearer, String json) {
+    HttpRequest.Builder request =
+        request("/admin/v1" + path)
+            .method(
+                method,
+                json == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      request.header("Content-Type", "application/json");
+    }
+    if (bearer != null) {
+      request.header("Authorization", "Bearer " + bearer);
+    }
+    return send(request.build());
+  }
+
   public static JsonNode json(HttpResponse<String> response) {
     try {
       return JSON.readTree(response.body());

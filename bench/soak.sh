@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Soak (issue 9 item 5): the launcher (H2 default) under a moderate fixed load on loopback for
+# MINUTES minutes (default 10); prints heap after a full GC, threads, open files and established
+# connections of the server at the start and at the end. Needs wrk (apt-get install wrk).
+# Usage: bench/soak.sh [MINUTES]     (from the repository root, after mvn -DskipTests package)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MINUTES=${1:-10}
+PORT=${PORT:-18490}
+WORK=$(mktemp -d)
+cat > "$WORK/context.xml" <<XML
+<Context>
+  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
+</Context>
+XML
+java -Xmx512m -jar target/launcher/identity-launcher.jar --port "$PORT" --data "$WORK/data" \
+  --context "$WORK/context.xml" > "$WORK/server.log" 2>&1 &
+PID=$!
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$PORT/health/ready" >/dev/null && break
+  sleep 0.5
+done
+export CLIENT_ID=$(grep -oP 'client_id:\s+\K\S+' "$WORK/server.log")
+export CLIENT_SECRET=$(grep -oP 'client_secret:\s+\K\S+' "$WORK/server.log")
+export DELAY_MS=${DELAY_MS:-20}
+
+figures() {
+  jcmd "$PID" GC.run >/dev/null
+  local heap threads fds conns
+  heap=$(jcmd "$PID" GC.heap_info | grep -oP 'used \K[0-9]+K' | head -1)
+  threads=$(awk '/^Threads:/ {print $2}' "/proc/$PID/status")
+  fds=$(ls "/proc/$PID/fd" | wc -l)
+  conns=$(ss -Htn state established "( sport = :$PORT )" | wc -l)
+  echo "$1: heap after GC ${heap}, threads ${threads}, open files ${fds}, established connections ${conns}"
+}
+
+wrk -t1 -c4 -d30s -s bench/soak-token.lua "http://127.0.0.1:$PORT/oauth/token" >/dev/null
+figures "start"
+wrk -t1 -c4 -d"${MINUTES}m" --latency -s bench/soak-token.lua "http://127.0.0.1:$PORT/oauth/token" \
+  | grep -E "requests in|Requests/sec|Non-2xx|50%|99%"
+figures "end (${MINUTES} min)"
