@@ -120,18 +120,7 @@ class ClusterIT {
 
   static HttpResponse<String> admin(
       Http node, String method, String path, String token, String json) {
-    HttpRequest.Builder request =
-        node.request("/admin/v1" + path)
-            .header("Authorization", "Bearer " + token)
-            .method(
-                method,
-                json == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(json));
-    if (json != null) {
-      request.header("Content-Type", "application/json");
-    }
-    return node.send(request.build());
+    return node.admin(method, path, token, json);
   }
 
   String adminToken(Http node) {
@@ -167,28 +156,16 @@ class ClusterIT {
     assertTrue(refused.body().contains("revoked"));
 
     String[] shared = createAccount(adminA);
-    long first = System.nanoTime();
-    for (int i = 0; i < 60; i++) {
-      HttpResponse<String> response = token(i % 2 == 0 ? a : b, shared[0], shared[1]);
-      assertEquals(200, response.statusCode(), "token " + (i + 1) + ": " + response.body());
+    Instant start = Instant.now();
+    int admitted = 0;
+    for (int i = 0; i < 70; i++) {
+      admitted += token(i % 2 == 0 ? a : b, shared[0], shared[1]).statusCode() == 200 ? 1 : 0;
     }
-    // The budget refills one token a second: beyond the 60, at most one more for each second the
-    // requests took may pass, on either node, before the 429.
-    HttpResponse<String> next = token(b, shared[0], shared[1]);
-    int refilled = 0;
-    while (next.statusCode() == 200 && refilled < 60) {
-      refilled++;
-      next = token(refilled % 2 == 0 ? b : a, shared[0], shared[1]);
-    }
-    assertEquals(429, next.statusCode(), next.body());
-    long seconds = Duration.ofNanos(System.nanoTime() - first).toSeconds();
+    // The bucket refills one token a second after its burst of 60 (README "Rate limits").
+    long refilled = Duration.between(start, Instant.now()).toSeconds() + 1;
     assertTrue(
-        refilled <= seconds,
-        "the 60-a-minute budget is shared by both nodes: "
-            + refilled
-            + " more after 60 in "
-            + seconds
-            + " s");
+        admitted >= 60 && admitted <= 60 + refilled,
+        admitted + " tokens in " + refilled + " s: the 60-a-minute budget is shared by both nodes");
 
     HttpResponse<String> rotated =
         admin(a, "POST", "/signing-keys/rotate?immediate=true", adminA, null);
