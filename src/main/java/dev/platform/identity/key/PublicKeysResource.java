@@ -9,8 +9,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * SPEC 4.2 and 4.3: the public keys that verify tokens. No authentication; unversioned on purpose.
- * Served from the key ring: no database read per request.
+ * SPEC 4.3: one public key that verifies tokens (the list of SPEC 4.2 is {@link
+ * PublicKeysServlet}). No authentication; unversioned on purpose. Served from the key ring: no
+ * database read per request.
  */
 @Path("/api/public-keys")
 @Produces(MediaType.APPLICATION_JSON)
@@ -21,12 +22,6 @@ public final class PublicKeysResource {
     this.ring = ring;
   }
 
-  /** SPEC 4.2: every published key; during a rotation both the old and the new one. */
-  @GET
-  public Response list() {
-    return cached(ring.published());
-  }
-
   /** SPEC 4.3: one published key, or 404 when it is unknown, expired or revoked. */
   @GET
   @Path("{keyId}")
@@ -34,10 +29,12 @@ public final class PublicKeysResource {
     return cached(ring.lookup(keyId).orElseThrow(() -> new UnknownKeyException(keyId)));
   }
 
-  /** SPEC 8: at most an hour, and never past the next change, so no cache misses a new key. */
   private static Response cached(Cached<?> cached) {
-    return Response.ok(cached.body())
-        .header("Cache-Control", "public, max-age=" + cached.maxAge().toSeconds())
-        .build();
+    return Response.ok(cached.body()).header("Cache-Control", cacheControl(cached)).build();
+  }
+
+  /** SPEC 8: at most an hour, and never past the next change, so no cache misses a new key. */
+  static String cacheControl(Cached<?> cached) {
+    return "public, max-age=" + cached.maxAge().toSeconds();
   }
 }

@@ -1,8 +1,9 @@
 package dev.platform.identity.ratelimit;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
+import dev.platform.identity.token.OAuthError;
+import dev.platform.identity.token.TokenAnswer;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,8 +12,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Duration;
 
 /**
  * Limits {@code POST /oauth/token} before the account is read or anything is signed (DESIGN
@@ -20,8 +20,6 @@ import java.util.Map;
  * and an equal {@code Retry-After} header.
  */
 public final class RateLimitFilter implements Filter {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final RateLimiter limiter;
   private final AuditLog audit;
 
@@ -55,15 +53,10 @@ public final class RateLimitFilter implements Filter {
   }
 
   private static void refuse(HttpServletResponse response, long retryAfter) throws IOException {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("error", "rate_limit_exceeded");
-    body.put("error_description", "Too many token requests; retry after " + retryAfter + " s");
-    body.put("retry_after", retryAfter);
-    response.setStatus(429);
-    response.setContentType("application/json");
-    response.setHeader("Retry-After", Long.toString(retryAfter));
-    response.setHeader("Cache-Control", "no-store");
-    response.setHeader("Pragma", "no-cache");
-    response.getOutputStream().write(JSON.writeValueAsBytes(body));
+    OAuthError refusal =
+        OAuthError.rateLimitExceeded(
+            "Too many token requests; retry after " + retryAfter + " s",
+            Duration.ofSeconds(retryAfter));
+    TokenAnswer.of(refusal).writeTo(response);
   }
 }

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 
 /**
  * An error of the token endpoint (SPEC 7.1, RFC 6749 §5.2), carrying its wire fields; {@link
- * OAuthErrorMapper} writes it. The description is kept within RFC 6749's character set for {@code
+ * TokenAnswer} writes it. The description is kept within RFC 6749's character set for {@code
  * error_description}, so any text may be passed in. No stack trace is taken: these are answers to
  * clients, not failures of the service.
  */

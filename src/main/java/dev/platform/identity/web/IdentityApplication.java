@@ -14,13 +14,9 @@ import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.PublicKeysResource;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.UnknownKeyMapper;
 import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.token.DiscoveryResource;
-import dev.platform.identity.token.OAuthErrorMapper;
-import dev.platform.identity.token.TokenIssuer;
-import dev.platform.identity.token.TokenResource;
 import dev.platform.identity.verify.BearerVerifier;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -32,6 +28,8 @@ import org.glassfish.jersey.server.ServerProperties;
 
 /**
  * The one JAX-RS application: every resource and provider, as instances built by {@link Startup}.
+ * (The two hot paths are plain servlets: {@link dev.platform.identity.token.TokenServlet} and
+ * {@link dev.platform.identity.key.PublicKeysServlet}.)
  */
 final class IdentityApplication extends ResourceConfig {
   /**
@@ -46,7 +44,6 @@ final class IdentityApplication extends ResourceConfig {
       Database database,
       KeyRing keyRing,
       KeyRotation keyRotation,
-      RsaProvider rsa,
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
@@ -62,10 +59,6 @@ final class IdentityApplication extends ResourceConfig {
     register(new HealthResource(database));
     register(new UnknownKeyMapper());
     register(new PublicKeysResource(keyRing));
-    register(new OAuthErrorMapper());
-    TokenIssuer issuer =
-        new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, rsa, clock);
-    register(new TokenResource(accounts, digest, scopes, issuer, audit));
     register(new DiscoveryResource(settings.issuer(), scopes));
 
     BearerVerifier verifier =

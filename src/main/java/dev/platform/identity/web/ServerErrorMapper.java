@@ -1,13 +1,11 @@
 package dev.platform.identity.web;
 
+import dev.platform.identity.audit.Incident;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * The catch-all (DESIGN decision 6): an unexpected failure answers 500 with an incident id and no
@@ -15,8 +13,6 @@ import java.util.logging.Logger;
  */
 @Provider
 public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
-  private static final Logger LOG = Logger.getLogger(ServerErrorMapper.class.getName());
-
   /** The 500 body: SPEC 7.1's shape, with the incident id also as its own field. */
   record ServerError(String error, String errorDescription, String incidentId) {}
 
@@ -25,15 +21,12 @@ public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
     if (failure instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       return web.getResponse();
     }
-    String incident = UUID.randomUUID().toString();
-    LOG.log(Level.SEVERE, "Incident " + incident + ": " + failure, failure);
+    Incident incident = Incident.of(failure);
     return Response.serverError()
         .type(MediaType.APPLICATION_JSON_TYPE)
         .header("Cache-Control", "no-store")
         .header("Pragma", "no-cache")
-        .entity(
-            new ServerError(
-                "server_error", "Internal error; incident " + incident + " is logged", incident))
+        .entity(new ServerError("server_error", incident.description(), incident.id()))
         .build();
   }
 }

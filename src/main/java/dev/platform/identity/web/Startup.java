@@ -12,11 +12,14 @@ import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
+import dev.platform.identity.key.PublicKeysServlet;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.SigningKeys;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
+import dev.platform.identity.token.TokenIssuer;
+import dev.platform.identity.token.TokenServlet;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -33,8 +36,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
 
 /**
  * The composition root (STYLE 7): reads the settings, opens the database, wires every feature by
- * constructor and registers the one Jersey servlet at the context root. Anything that fails here
- * stops the deployment, with a message that says why.
+ * constructor and registers the token servlet at {@code /oauth/token} and the one Jersey servlet at
+ * the context root (an exact mapping wins over {@code /*}). Anything that fails here stops the
+ * deployment, with a message that says why.
  */
 public class Startup implements ServletContextListener {
   private static final Logger LOG = Logger.getLogger(Startup.class.getName());
@@ -99,7 +103,6 @@ public class Startup implements ServletContextListener {
             database,
             keyRing,
             keyRotation,
-            rsa,
             accounts,
             digest,
             scopes,
@@ -113,6 +116,14 @@ public class Startup implements ServletContextListener {
     context
         .addFilter("rate-limit", new RateLimitFilter(rateLimiter(settings, clock), audit))
         .addMappingForUrlPatterns(null, false, "/oauth/token");
+    TokenIssuer issuer =
+        new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, rsa, clock);
+    context
+        .addServlet("token", new TokenServlet(accounts, digest, scopes, issuer, audit))
+        .addMapping("/oauth/token");
+    context
+        .addServlet("public-keys", new PublicKeysServlet(keyRing))
+        .addMapping("/api/public-keys");
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
     servlet.addMapping("/*");

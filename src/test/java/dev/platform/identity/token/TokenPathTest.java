@@ -52,8 +52,8 @@ class TokenPathTest {
             node.ring(),
             RsaProvider.jdk(),
             Clock.systemUTC());
-    TokenResource resource =
-        new TokenResource(
+    TokenServlet endpoint =
+        new TokenServlet(
             accounts,
             digest,
             new ScopeCatalog(node.database()),
@@ -61,11 +61,11 @@ class TokenPathTest {
             new AuditLog(Clock.systemUTC()));
     String body =
         "grant_type=client_credentials&client_id=" + id + "&client_secret=secret-of-the-reader";
-    resource.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
+    endpoint.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
 
     counting.reset();
     TokenResponse token =
-        resource.issue(body, "application/x-www-form-urlencoded", null, "", "127.0.0.1");
+        endpoint.issue(body, "application/x-www-form-urlencoded", null, "", "127.0.0.1");
 
     assertEquals("catalog:*", token.scope());
     List<String> statements = counting.statements();

@@ -5,24 +5,13 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
+import dev.platform.identity.audit.Incident;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.InvalidScopeException;
 import dev.platform.identity.scope.ScopeCatalog;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.DELETE;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.PATCH;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -30,19 +19,21 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code POST /oauth/token} (SPEC 4.1): parse, authenticate, grant, sign. A read path: one
  * primary-key read of the account, one digest compare, one RSA signature (DESIGN decision 2).
+ *
+ * <p>A plain servlet rather than a Jersey resource: the endpoint takes one form and answers one
+ * JSON object, and Jersey's routing, injection and message-body lookup cost a sixth as much as the
+ * RSA signature itself (README "Performance"). Every other path but the key list stays with Jersey.
  */
-@Path("/oauth/token")
-@Produces(MediaType.APPLICATION_JSON)
-public final class TokenResource {
+public final class TokenServlet extends HttpServlet {
   /** A token request is a few hundred bytes; anything near this is not one. */
   static final int MAX_BODY = 16 * 1024;
 
-  private final ClientAuthenticator clients;
-  private final ScopeCatalog scopes;
-  private final TokenIssuer issuer;
-  private final AuditLog audit;
+  private final transient ClientAuthenticator clients;
+  private final transient ScopeCatalog scopes;
+  private final transient TokenIssuer issuer;
+  private final transient AuditLog audit;
 
-  public TokenResource(
+  public TokenServlet(
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
@@ -54,25 +45,29 @@ public final class TokenResource {
     this.audit = audit;
   }
 
-  @POST
-  @Consumes(MediaType.WILDCARD)
-  public Response token(
-      InputStream body,
-      @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-      @HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-      @Context UriInfo uri,
-      @Context ContainerRequestContext context) {
-    TokenResponse token =
-        issue(
-            read(body),
-            contentType,
-            authorization,
-            uri.getRequestUri().getRawQuery(),
-            ClientAddress.of(context));
-    return Response.ok(token)
-        .header(HttpHeaders.CACHE_CONTROL, "no-store")
-        .header("Pragma", "no-cache")
-        .build();
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    answer(request).writeTo(response);
+  }
+
+  private TokenAnswer answer(HttpServletRequest request) {
+    if (!"POST".equals(request.getMethod())) {
+      return TokenAnswer.onlyPost();
+    }
+    try {
+      return TokenAnswer.of(
+          issue(
+              read(request),
+              request.getContentType(),
+              request.getHeader("Authorization"),
+              request.getQueryString(),
+              ClientAddress.of(request)));
+    } catch (OAuthError e) {
+      return TokenAnswer.of(e);
+    } catch (RuntimeException e) {
+      return TokenAnswer.of(Incident.of(e));
+    }
   }
 
   /** The token path without HTTP: parse, authenticate, grant, sign; audited either way. */
@@ -92,35 +87,6 @@ public final class TokenResource {
     }
   }
 
-  @GET
-  public Response get() {
-    return onlyPost();
-  }
-
-  @PUT
-  public Response put() {
-    return onlyPost();
-  }
-
-  @DELETE
-  public Response delete() {
-    return onlyPost();
-  }
-
-  @PATCH
-  public Response patch() {
-    return onlyPost();
-  }
-
-  /** RFC 6749 §3.2: the token endpoint is POST only; say so in the OAuth shape. */
-  private static Response onlyPost() {
-    OAuthError error =
-        new OAuthError(405, OAuthError.INVALID_REQUEST, "The token endpoint accepts only POST");
-    return Response.fromResponse(new OAuthErrorMapper().toResponse(error))
-        .header(HttpHeaders.ALLOW, "POST")
-        .build();
-  }
-
   private GrantedScopes grant(ServiceAccount account, TokenRequest request) {
     try {
       return scopes.grant(account.scopes(), request.scope());
@@ -129,8 +95,8 @@ public final class TokenResource {
     }
   }
 
-  private static String read(InputStream body) {
-    try {
+  private static String read(HttpServletRequest request) {
+    try (InputStream body = request.getInputStream()) {
       byte[] bytes = body.readNBytes(MAX_BODY + 1);
       if (bytes.length > MAX_BODY) {
         throw OAuthError.invalidRequest("The request body is larger than " + MAX_BODY + " bytes");

@@ -1,0 +1,104 @@
+package dev.platform.identity.token;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.platform.identity.audit.Incident;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One answer of the token endpoint, complete before anything is written: status, headers and JSON
+ * body. Every answer is {@code no-store} (RFC 6749 §5.1). An error is SPEC 7.1's {@code {"error",
+ * "error_description"}} (plus {@code retry_after} on a 429, RFC 6749 §5.2); only a 401 to a request
+ * that tried HTTP Basic carries {@code WWW-Authenticate}, and a 400 never does, since clients such
+ * as Spring Security's read a challenge on a 400 as a server error.
+ *
+ * @param status the HTTP status
+ * @param headers the headers besides {@code Content-Type} and {@code Content-Length}
+ * @param body the JSON body, UTF-8
+ */
+public record TokenAnswer(int status, Map<String, String> headers, byte[] body) {
+  /** RFC 7617 §2: the challenge of a 401 to a Basic request. */
+  public static final String BASIC_CHALLENGE = "Basic realm=\"identity\"";
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+
+  /** The error body; {@code retry_after} appears only on a 429. */
+  record ErrorBody(
+      String error,
+      String errorDescription,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Long retryAfter) {}
+
+  /** The 500 body: SPEC 7.1's shape, with the incident id also as its own field. */
+  record ServerErrorBody(String error, String errorDescription, String incidentId) {}
+
+  public TokenAnswer {
+    headers = Map.copyOf(headers);
+  }
+
+  /** 200 with the token response (SPEC 2.2). */
+  static TokenAnswer of(TokenResponse token) {
+    return new TokenAnswer(200, noStore(), json(token));
+  }
+
+  /** The answer to a refused request. */
+  public static TokenAnswer of(OAuthError failure) {
+    Map<String, String> headers = noStore();
+    Long retryAfter = null;
+    if (failure.retryAfterSeconds().isPresent()) {
+      retryAfter = failure.retryAfterSeconds().getAsLong();
+      headers.put("Retry-After", retryAfter.toString());
+    }
+    if (failure.basicChallenge()) {
+      headers.put("WWW-Authenticate", BASIC_CHALLENGE);
+    }
+    ErrorBody body = new ErrorBody(failure.error(), failure.description(), retryAfter);
+    return new TokenAnswer(failure.status(), headers, json(body));
+  }
+
+  /** 500 {@code server_error} naming the incident and nothing else. */
+  static TokenAnswer of(Incident incident) {
+    ServerErrorBody body =
+        new ServerErrorBody(OAuthError.SERVER_ERROR, incident.description(), incident.id());
+    return new TokenAnswer(500, noStore(), json(body));
+  }
+
+  /** RFC 6749 §3.2: only POST; said in the OAuth shape, with {@code Allow}. */
+  static TokenAnswer onlyPost() {
+    TokenAnswer refusal =
+        of(new OAuthError(405, OAuthError.INVALID_REQUEST, "The token endpoint accepts only POST"));
+    Map<String, String> headers = new LinkedHashMap<>(refusal.headers());
+    headers.put("Allow", "POST");
+    return new TokenAnswer(405, headers, refusal.body());
+  }
+
+  /** Writes the whole answer; the response must not be committed yet. */
+  public void writeTo(HttpServletResponse response) throws IOException {
+    response.setStatus(status);
+    headers.forEach(response::setHeader);
+    response.setContentType("application/json");
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  private static Map<String, String> noStore() {
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Cache-Control", "no-store");
+    headers.put("Pragma", "no-cache");
+    return headers;
+  }
+
+  private static byte[] json(Object body) {
+    try {
+      return JSON.writeValueAsBytes(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
