@@ -5,14 +5,15 @@ import dev.platform.identity.config.Settings.RsaEngine;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Provider;
-import java.util.Optional;
+import java.security.Signature;
 import java.util.logging.Logger;
 
 /**
  * The JCA provider that makes the RSA signatures: Amazon Corretto Crypto Provider (AWS-LC) where
  * its native library loads, else the JDK's. Never installed globally: the private key is imported
  * through this provider's own {@code KeyFactory} once per key-ring change (ACCP re-imports a
- * foreign key object on every signature), and the token issuer passes the provider to JJWT.
+ * foreign key object on every signature), and the token issuer signs with this provider's {@link
+ * #rs256} engine.
  */
 public final class RsaProvider {
   private static final Logger LOG = Logger.getLogger(RsaProvider.class.getName());
@@ -48,14 +49,18 @@ public final class RsaProvider {
     return jdk();
   }
 
-  /** The provider to pass to JJWT; empty for the JDK's default. */
-  public Optional<Provider> provider() {
-    return Optional.ofNullable(provider);
-  }
-
   /** The provider's name, for logs and the benchmark. */
   public String name() {
     return provider == null ? "JDK" : provider.getName();
+  }
+
+  /**
+   * A new RS256 signature engine (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256) of this provider.
+   */
+  public Signature rs256() throws GeneralSecurityException {
+    return provider == null
+        ? Signature.getInstance("SHA256withRSA")
+        : Signature.getInstance("SHA256withRSA", provider);
   }
 
   /** An RSA key factory of this provider, so a private key lives in the provider that uses it. */

@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 
 class RsaProviderTest {
   @Test
-  void whenJdkIsAskedForThenNoProviderIsPassedOn() {
+  void whenJdkIsAskedForThenTheJdkSigns() throws Exception {
     RsaProvider rsa = RsaProvider.choose(RsaEngine.JDK);
 
-    assertTrue(rsa.provider().isEmpty());
     assertEquals("JDK", rsa.name());
+    assertEquals("SunRsaSign", rsa.rs256().getProvider().getName());
   }
 
   /** On this machine kind (Linux x86-64) ACCP loads; elsewhere the JDK's provider stands in. */
@@ -32,10 +32,7 @@ class RsaProviderTest {
         rsa.keyFactory().generatePrivate(new PKCS8EncodedKeySpec(pair.getPrivate().getEncoded()));
     byte[] message = "header.payload".getBytes(StandardCharsets.UTF_8);
 
-    Signature signer =
-        rsa.provider().isPresent()
-            ? Signature.getInstance("SHA256withRSA", rsa.provider().get())
-            : Signature.getInstance("SHA256withRSA");
+    Signature signer = rsa.rs256();
     signer.initSign(imported);
     signer.update(message);
     byte[] signature = signer.sign();
@@ -46,6 +43,7 @@ class RsaProviderTest {
     assertTrue(verifier.verify(signature));
     if (System.getProperty("os.arch").equals("amd64")) {
       assertEquals("AmazonCorrettoCryptoProvider", rsa.name());
+      assertEquals("AmazonCorrettoCryptoProvider", signer.getProvider().getName());
     }
   }
 }
