@@ -20,8 +20,6 @@ public final class Launcher {
   private Launcher() {}
 
   public static void main(String[] args) throws Exception {
-    System.setProperty(
-        "java.util.logging.SimpleFormatter.format", "%1$tF %1$tT %4$s [%3$s] %5$s%6$s%n");
     Options options;
     try {
       options = Options.parse(args, defaultWar());
@@ -51,10 +49,14 @@ public final class Launcher {
     Files.createDirectories(base.resolve("webapps"));
 
     Tomcat tomcat = new Tomcat();
+    LogLine.install(); // after new Tomcat(), which resets java.util.logging
     tomcat.setBaseDir(base.toString());
     tomcat.setPort(options.port());
     Connector connector = tomcat.getConnector();
     connector.setProperty("address", options.bind());
+    // Backends keep one connection and send token requests over it; Tomcat's default closes it
+    // after 100 requests, which costs a new TCP connection every hundredth token.
+    connector.setProperty("maxKeepAliveRequests", "-1");
     tomcat.enableNaming();
     tomcat.getHost().getPipeline().addValve(quietErrorPages());
     tomcat.setAddDefaultWebXmlToWebapp(false);
