@@ -26,8 +26,14 @@ final class ReadAheadRequest extends HttpServletRequestWrapper {
     this.head = head;
   }
 
+  /**
+   * Reads ahead as much as the request declares (a token request is a few hundred bytes: reading up
+   * to {@link #READ_AHEAD} would allocate 8 KiB for each), at most {@link #READ_AHEAD}.
+   */
   static ReadAheadRequest of(HttpServletRequest request) throws IOException {
-    return new ReadAheadRequest(request, request.getInputStream().readNBytes(READ_AHEAD));
+    long declared = request.getContentLengthLong();
+    int length = declared >= 0 && declared < READ_AHEAD ? (int) declared : READ_AHEAD;
+    return new ReadAheadRequest(request, request.getInputStream().readNBytes(length));
   }
 
   /** The bytes read ahead, as text (form bodies are ASCII after encoding). */

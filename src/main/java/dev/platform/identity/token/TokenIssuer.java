@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
@@ -95,16 +96,24 @@ public final class TokenIssuer {
    * verify}), and the tests verify them with Nimbus JOSE+JWT too.
    */
   private String sign(JwsHeader header, AccessTokenClaims claims, PrivateKey key) {
-    String signingInput =
-        BASE64URL.encodeToString(json(header)) + "." + BASE64URL.encodeToString(json(claims));
+    byte[] signingInput = dotted(BASE64URL.encode(json(header)), BASE64URL.encode(json(claims)));
     try {
       Signature rs256 = rsa.rs256();
       rs256.initSign(key);
-      rs256.update(signingInput.getBytes(StandardCharsets.US_ASCII));
-      return signingInput + "." + BASE64URL.encodeToString(rs256.sign());
+      rs256.update(signingInput);
+      byte[] jws = dotted(signingInput, BASE64URL.encode(rs256.sign()));
+      return new String(jws, StandardCharsets.US_ASCII);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("RS256 signing failed with key " + header.kid(), e);
     }
+  }
+
+  /** {@code left.right}, in ASCII bytes. */
+  private static byte[] dotted(byte[] left, byte[] right) {
+    byte[] joined = Arrays.copyOf(left, left.length + 1 + right.length);
+    joined[left.length] = '.';
+    System.arraycopy(right, 0, joined, left.length + 1, right.length);
+    return joined;
   }
 
   private static byte[] json(Object value) {

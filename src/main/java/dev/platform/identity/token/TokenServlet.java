@@ -95,10 +95,15 @@ public final class TokenServlet extends HttpServlet {
     }
   }
 
+  /** The body as UTF-8, read in one buffer of the declared length when there is one. */
   private static String read(HttpServletRequest request) {
+    long declared = request.getContentLengthLong();
     try (InputStream body = request.getInputStream()) {
-      byte[] bytes = body.readNBytes(MAX_BODY + 1);
-      if (bytes.length > MAX_BODY) {
+      byte[] bytes =
+          declared > MAX_BODY
+              ? null
+              : body.readNBytes(declared < 0 ? MAX_BODY + 1 : (int) declared);
+      if (bytes == null || bytes.length > MAX_BODY) {
         throw OAuthError.invalidRequest("The request body is larger than " + MAX_BODY + " bytes");
       }
       return new String(bytes, StandardCharsets.UTF_8);

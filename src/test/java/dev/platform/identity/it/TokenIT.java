@@ -400,6 +400,40 @@ class TokenIT {
   }
 
   @Test
+  void whenTheBodyIsOver16KibThenInvalidRequestWithOrWithoutItsLength() {
+    SecondNode.Client client = node.create(catalogReader());
+    String huge = form("grant_type", "client_credentials", "padding", "x".repeat(17 * 1024));
+
+    HttpResponse<String> declared = post(huge);
+    HttpResponse<String> chunked = postChunked(huge);
+
+    for (HttpResponse<String> response : List.of(declared, chunked)) {
+      JsonNode body = assertError(response, 400, "invalid_request");
+      assertTrue(body.get("error_description").asText().contains("larger than"), response.body());
+    }
+    String small =
+        form(
+            "grant_type", "client_credentials",
+            "client_id", client.id().toString(),
+            "client_secret", client.secret());
+    assertEquals(200, postChunked(small).statusCode());
+  }
+
+  /** A body sent in chunks, without Content-Length. */
+  HttpResponse<String> postChunked(String body) {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    HttpRequest request =
+        new Http(base)
+            .request("/oauth/token")
+            .header("Content-Type", FORM)
+            .POST(
+                HttpRequest.BodyPublishers.ofInputStream(
+                    () -> new java.io.ByteArrayInputStream(bytes)))
+            .build();
+    return new Http(base).send(request);
+  }
+
+  @Test
   void whenAnotherMethodThen405WithAnOAuthBody() {
     HttpResponse<String> response = new Http(base).get("/oauth/token");
 
