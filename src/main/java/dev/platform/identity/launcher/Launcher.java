@@ -57,6 +57,7 @@ public final class Launcher {
     // Backends keep one connection and send token requests over it; Tomcat's default closes it
     // after 100 requests, which costs a new TCP connection every hundredth token.
     connector.setProperty("maxKeepAliveRequests", "-1");
+    connector.setProperty("maxThreads", Integer.toString(options.threads()));
     tomcat.enableNaming();
     tomcat.getHost().getPipeline().addValve(quietErrorPages());
     tomcat.setAddDefaultWebXmlToWebapp(false);

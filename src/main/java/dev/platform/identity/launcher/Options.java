@@ -7,10 +7,16 @@ import java.util.Deque;
 import java.util.Optional;
 
 /** The launcher's command line. */
-record Options(String bind, int port, Path data, Optional<Path> context, Path war) {
+record Options(String bind, int port, Path data, Optional<Path> context, Path war, int threads) {
   static final String USAGE =
       "usage: java -jar identity-launcher.jar [--bind 127.0.0.1] [--port 8080] [--data ./data]"
-          + " [--context context.xml] [--war identity.war]";
+          + " [--context context.xml] [--war identity.war] [--threads N]";
+
+  /**
+   * Request threads: a token request is CPU-bound (its RSA signature), so a few per core keep the
+   * cores busy, and more only make the scheduler interleave requests (README "Performance").
+   */
+  static final int DEFAULT_THREADS = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
 
   static Options parse(String[] args, Path defaultWar) {
     String bind = "127.0.0.1";
@@ -18,19 +24,21 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
     Path data = Path.of("data");
     Optional<Path> context = Optional.empty();
     Path war = defaultWar;
+    int threads = DEFAULT_THREADS;
     Deque<String> rest = new ArrayDeque<>(Arrays.asList(args));
     while (!rest.isEmpty()) {
       String option = rest.pop();
       switch (option) {
         case "--bind" -> bind = value(option, rest);
-        case "--port" -> port = port(value(option, rest));
+        case "--port" -> port = number(option, value(option, rest), 1, 65535);
         case "--data" -> data = Path.of(value(option, rest));
         case "--context" -> context = Optional.of(Path.of(value(option, rest)));
         case "--war" -> war = Path.of(value(option, rest));
+        case "--threads" -> threads = number(option, value(option, rest), 1, 1000);
         default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
       }
     }
-    return new Options(bind, port, data.toAbsolutePath(), context, war.toAbsolutePath());
+    return new Options(bind, port, data.toAbsolutePath(), context, war.toAbsolutePath(), threads);
   }
 
   private static String value(String option, Deque<String> rest) {
@@ -40,15 +48,16 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
     return rest.pop();
   }
 
-  private static int port(String text) {
+  private static int number(String option, String text, int min, int max) {
     try {
-      int port = Integer.parseInt(text);
-      if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("--port must be from 1 to 65535, not " + text);
+      int number = Integer.parseInt(text);
+      if (number < min || number > max) {
+        throw new IllegalArgumentException(
+            option + " must be from " + min + " to " + max + ", not " + text);
       }
-      return port;
+      return number;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--port must be a number, not " + text, e);
+      throw new IllegalArgumentException(option + " must be a number, not " + text, e);
     }
   }
 

@@ -1,0 +1,47 @@
+package dev.platform.identity.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class OptionsTest {
+  static final Path WAR = Path.of("target/identity.war");
+
+  @Test
+  void whenNothingIsGivenThenLoopbackPort8080AndAFewThreadsPerCore() {
+    Options options = Options.parse(new String[0], WAR);
+
+    assertEquals("127.0.0.1", options.bind());
+    assertEquals(8080, options.port());
+    assertEquals(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()), options.threads());
+    assertEquals("http://127.0.0.1:8080", options.issuer());
+  }
+
+  @Test
+  void whenThreadsAndPortAreGivenThenTaken() {
+    Options options = Options.parse(new String[] {"--threads", "200", "--port", "18490"}, WAR);
+
+    assertEquals(200, options.threads());
+    assertEquals(18490, options.port());
+  }
+
+  @Test
+  void whenANumberIsOutOfRangeOrNotANumberThenTheMessageNamesTheOption() {
+    String zero =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse(new String[] {"--threads", "0"}, WAR))
+            .getMessage();
+    String text =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse(new String[] {"--port", "http"}, WAR))
+            .getMessage();
+
+    assertEquals("--threads must be from 1 to 1000, not 0", zero);
+    assertTrue(text.startsWith("--port must be a number"), text);
+  }
+}
