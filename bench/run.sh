@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# The performance benchmark (issue 10): this service beside Keycloak, in one run, on this machine.
+#
+#   bench/run.sh [--postgres] [--no-keycloak] [--quick]
+#
+# Builds the project, measures the RS256 ceiling (openssl speed rsa2048 and single-thread
+# signatures through the service's JCA provider and the JDK's), then starts the launcher (H2
+# default; with --postgres also a second time on a fresh PostgreSQL database at 127.0.0.1:5432)
+# and Keycloak (../shared/peers/keycloak.sh), and load-tests each with the same wrk scripts and the
+# same ../shared/peers/loadtest.sh: POST /oauth/token by client_secret_post and by
+# client_secret_basic, and the JWKS GET, at 1, 8 and 32 connections, each after a discarded
+# warm-up. Everything listens on and is sent to 127.0.0.1 only; every run is bounded in time and
+# every server is stopped by the PID its start gave. Writes the raw output, summary.md, table.md
+# and chart.png under bench/results/<UTC time>/ (git-ignored) and prints the table.
+#
+# Environment: DURATION (s, measured run, 20), WARMUP (s, discarded run before each, 10),
+# CONNS ("1 8 32"), PORT (18490), HEAP (the launcher's -Xmx, 256m), PEERS (../shared/peers).
+# --quick: 5 s runs at 8 connections only, to try the command. Takes about 20 minutes in full.
+# Needs: JDK 17, Maven, wrk and gnuplot (apt-get install -y wrk gnuplot-nox), openssl, python3,
+# and for Keycloak the Temurin 25 JDK under /usr/lib/jvm (see ../shared/peers/README.md).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+PEERS=$(cd "${PEERS:-$root/../shared/peers}" 2>/dev/null && pwd) ||
+  { echo "the peer scripts are not at ${PEERS:-$root/../shared/peers}: set PEERS" >&2; exit 2; }
+export DURATION=${DURATION:-20} WARMUP=${WARMUP:-10}
+CONNS=${CONNS:-1 8 32}
+PORT=${PORT:-18490}
+HEAP=${HEAP:-256m}
+postgres=false
+keycloak=true
+for option in "$@"; do
+  case $option in
+    --postgres) postgres=true ;;
+    --no-keycloak) keycloak=false ;;
+    --quick) DURATION=5 WARMUP=3 CONNS=8 ;;
+    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "unknown option $option (--postgres, --no-keycloak, --quick)" >&2; exit 2 ;;
+  esac
+done
+
+need() { command -v "$1" >/dev/null || { echo "$1 is missing: $2" >&2; exit 2; }; }
+need wrk "apt-get install -y wrk"
+need gnuplot "apt-get install -y gnuplot-nox"
+need openssl "apt-get install -y openssl"
+need python3 "a Python 3"
+need mvn "Apache Maven"
+need jstat "a JDK 17"
+need ss "apt-get install -y iproute2"
+if $postgres; then need psql "apt-get install -y postgresql-client"; fi
+
+out=$root/bench/results/$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+export OUTDIR=$out/raw
+say() { echo "== $*" | tee -a "$out/run.log" >&2; }
+
+server=""
+sampler=""
+database=""
+keycloak_started=false
+cleanup() {
+  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  if $keycloak_started; then "$PEERS/keycloak.sh" stop >/dev/null 2>&1 || true; fi
+  if [ -n "$database" ]; then
+    psql -q -h 127.0.0.1 -U postgres -d postgres -c "drop database if exists $database with (force)" || true
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The heap of PID, every second, until killed (jstat -gc: capacities and usage in KB); JSTAT must
+# come from the JDK that runs PID.
+sample_heap() { "${JSTAT:-jstat}" -gc "$1" 1000 > "$2" 2>/dev/null & sampler=$!; }
+stop_sampling() { kill "$sampler" 2>/dev/null || true; wait "$sampler" 2>/dev/null || true; sampler=""; }
+
+# label url: the token endpoint by both client authentications, in one place for every system.
+load_token_endpoint() {
+  "$PEERS/loadtest.sh" "$1-post" "$2" "$PEERS/wrk/token-post.lua" $CONNS
+  BASIC=$(printf '%s:%s' "$CLIENT_ID" "$CLIENT_SECRET" | base64 -w0) \
+    "$PEERS/loadtest.sh" "$1-basic" "$2" "$root/bench/wrk/token-basic.lua" $CONNS
+}
+
+say "build"
+mvn -B -q -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores"
+  echo "memory: $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+  echo "kernel: $(uname -r)"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "openssl: $(openssl version)"
+  echo "wrk: $(wrk -v 2>&1 | head -1)"
+  echo "runs: warm-up ${WARMUP} s discarded, measured ${DURATION} s, connections ${CONNS}, wrk 1 thread"
+} > "$out/machine.txt"
+
+say "ceiling: openssl speed rsa2048 (one thread, 10 s)"
+openssl speed -seconds 10 rsa2048 > "$out/openssl-speed.txt" 2>/dev/null
+say "ceiling: RS256 signatures through the JCA providers (one thread)"
+java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+  dev.platform.identity.key.SigningBenchmark 10 > "$out/signing.txt" 2>&1
+
+# name context: starts the launcher on a fresh data folder, creates a client through the admin
+# API, load-tests it, records its heap, stops it.
+run_identity() {
+  local name=$1 context=$2 data log
+  data=$(mktemp -d)
+  log=$out/$name-server.log
+  say "$name: start the launcher (-Xmx$HEAP)"
+  java -Xmx"$HEAP" -jar target/launcher/identity-launcher.jar --port "$PORT" \
+    --data "$data/data" --context "$context" > "$log" 2>&1 &
+  server=$!
+  local base=http://127.0.0.1:$PORT
+  for _ in $(seq 1 240); do
+    curl -sf "$base/health/ready" >/dev/null && break
+    kill -0 "$server" 2>/dev/null || { echo "the launcher stopped: see $log" >&2; exit 1; }
+    sleep 0.5
+  done
+  curl -sf "$base/health/ready" >/dev/null || { echo "the launcher is not ready after 120 s" >&2; exit 1; }
+  local admin_id admin_secret admin account
+  admin_id=$(grep -oP 'client_id:\s+\K\S+' "$log")
+  admin_secret=$(grep -oP 'client_secret:\s+\K\S+' "$log")
+  admin=$(curl -sf -u "$admin_id:$admin_secret" -d grant_type=client_credentials "$base/oauth/token" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+  account=$(curl -sf "$base/admin/v1/service-accounts" -H "Authorization: Bearer $admin" \
+    -H 'Content-Type: application/json' \
+    -d '{"name":"bench","organization_id":"bench","scopes":["catalog:products.view","catalog:categories.view"]}')
+  CLIENT_ID=$(echo "$account" | python3 -c 'import json,sys; print(json.load(sys.stdin)["client_id"])')
+  CLIENT_SECRET=$(echo "$account" | python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
+  export CLIENT_ID CLIENT_SECRET
+  curl -sf -d grant_type=client_credentials -d client_id="$CLIENT_ID" \
+    --data-urlencode client_secret="$CLIENT_SECRET" "$base/oauth/token" > "$out/$name-token.json"
+  sample_heap "$server" "$out/$name-heap.txt"
+  say "$name: JIT warm-up (30 s, discarded)"
+  wrk -t1 -c8 -d30s -s "$PEERS/wrk/token-post.lua" "$base/oauth/token" > /dev/null
+  load_token_endpoint "$name" "$base/oauth/token"
+  "$PEERS/loadtest.sh" "$name-jwks" "$base/api/public-keys" "$PEERS/wrk/get.lua" $CONNS
+  stop_sampling
+  jcmd "$server" GC.run > /dev/null
+  jcmd "$server" GC.heap_info > "$out/$name-heap-after-gc.txt"
+  echo "$(($(wc -l < "$log"))) log lines" > "$out/$name-server.lines"
+  kill "$server"
+  wait "$server" 2>/dev/null || true
+  server=""
+  # The log holds one audit line per token (hundreds of MB): keep its start and end only, and never
+  # the throwaway administrator's secret.
+  { head -n 80 "$log"; echo "..."; tail -n 20 "$log"; } |
+    sed -E 's/(client_secret:\s+)\S+/\1(redacted)/' > "$log.kept"
+  mv "$log.kept" "$log"
+  rm -rf "$data"
+}
+
+# A bench client may take more than SPEC 8's 60 tokens a minute (the setting's maximum).
+h2_context=$out/context-h2.xml
+cat > "$h2_context" <<XML
+<Context>
+  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
+</Context>
+XML
+run_identity identity-h2 "$h2_context"
+
+if $postgres; then
+  database=identity_bench_$$
+  psql -q -h 127.0.0.1 -U postgres -d postgres -c "create database $database"
+  pg_context=$out/context-postgres.xml
+  cat > "$pg_context" <<XML
+<Context>
+  <Resource name="jdbc/identity" auth="Container" type="javax.sql.DataSource"
+            driverClassName="org.postgresql.Driver"
+            url="jdbc:postgresql://127.0.0.1:5432/$database" username="postgres" password=""
+            maxTotal="20" maxWaitMillis="5000" testOnBorrow="true" closeMethod="close"/>
+  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
+</Context>
+XML
+  run_identity identity-pg "$pg_context"
+fi
+
+if $keycloak; then
+  say "keycloak: set up, start, configure (../shared/peers/keycloak.sh)"
+  # keycloak.sh's own client (its defaults), not the one of the runs above.
+  export CLIENT_ID=bench-client CLIENT_SECRET=bench-secret-0123456789
+  "$PEERS/keycloak.sh" setup > "$out/keycloak-setup.txt" 2>&1
+  keycloak_started=true
+  "$PEERS/keycloak.sh" start >> "$out/keycloak-setup.txt" 2>&1
+  "$PEERS/keycloak.sh" configure >> "$out/keycloak-setup.txt" 2>&1
+  kc=http://127.0.0.1:${KC_PORT:-18080}/realms/bench/protocol/openid-connect
+  kc_pid=$(ss -ltnpH "sport = :${KC_PORT:-18080}" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  JSTAT=${KC_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/jstat sample_heap "$kc_pid" "$out/keycloak-heap.txt"
+  say "keycloak: JIT warm-up (60 s, discarded)"
+  wrk -t1 -c8 -d60s -s "$PEERS/wrk/token-post.lua" "$kc/token" > /dev/null
+  load_token_endpoint keycloak "$kc/token"
+  "$PEERS/loadtest.sh" keycloak-jwks "$kc/certs" "$PEERS/wrk/get.lua" $CONNS
+  stop_sampling
+  "$PEERS/keycloak.sh" stop >> "$out/keycloak-setup.txt" 2>&1
+  keycloak_started=false
+fi
+
+python3 "$root/bench/report.py" "$out"
+echo "results: $out"
