@@ -21,6 +21,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+source bench/launcher.sh
 PEERS=$(cd "${PEERS:-$root/../shared/peers}" 2>/dev/null && pwd) ||
   { echo "the peer scripts are not at ${PEERS:-$root/../shared/peers}: set PEERS" >&2; exit 2; }
 export DURATION=${DURATION:-20} WARMUP=${WARMUP:-10}
@@ -104,31 +105,13 @@ java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
 # name context: starts the launcher on a fresh data folder, creates a client through the admin
 # API, load-tests it, records its heap, stops it.
 run_identity() {
-  local name=$1 context=$2 data log
+  local name=$1 context=$2 data log base=http://127.0.0.1:$PORT
   data=$(mktemp -d)
   log=$out/$name-server.log
   say "$name: start the launcher (-Xmx$HEAP)"
-  java -Xmx"$HEAP" -jar target/launcher/identity-launcher.jar --port "$PORT" \
-    --data "$data/data" --context "$context" > "$log" 2>&1 &
-  server=$!
-  local base=http://127.0.0.1:$PORT
-  for _ in $(seq 1 240); do
-    curl -sf "$base/health/ready" >/dev/null && break
-    kill -0 "$server" 2>/dev/null || { echo "the launcher stopped: see $log" >&2; exit 1; }
-    sleep 0.5
-  done
-  curl -sf "$base/health/ready" >/dev/null || { echo "the launcher is not ready after 120 s" >&2; exit 1; }
-  local admin_id admin_secret admin account
-  admin_id=$(grep -oP 'client_id:\s+\K\S+' "$log")
-  admin_secret=$(grep -oP 'client_secret:\s+\K\S+' "$log")
-  admin=$(curl -sf -u "$admin_id:$admin_secret" -d grant_type=client_credentials "$base/oauth/token" |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
-  account=$(curl -sf "$base/admin/v1/service-accounts" -H "Authorization: Bearer $admin" \
-    -H 'Content-Type: application/json' \
-    -d '{"name":"bench","organization_id":"bench","scopes":["catalog:products.view","catalog:categories.view"]}')
-  CLIENT_ID=$(echo "$account" | python3 -c 'import json,sys; print(json.load(sys.stdin)["client_id"])')
-  CLIENT_SECRET=$(echo "$account" | python3 -c 'import json,sys; print(json.load(sys.stdin)["client_secret"])')
-  export CLIENT_ID CLIENT_SECRET
+  start_launcher "$PORT" "$data/data" "$context" "$log" "$HEAP"
+  server=$LAUNCHER_PID
+  bench_client "$base" "$log"
   curl -sf -d grant_type=client_credentials -d client_id="$CLIENT_ID" \
     --data-urlencode client_secret="$CLIENT_SECRET" "$base/oauth/token" > "$out/$name-token.json"
   sample_heap "$server" "$out/$name-heap.txt"
@@ -143,36 +126,25 @@ run_identity() {
   kill "$server"
   wait "$server" 2>/dev/null || true
   server=""
-  # The log holds one audit line per token (hundreds of MB): keep its start and end only, and never
-  # the throwaway administrator's secret.
-  { head -n 80 "$log"; echo "..."; tail -n 20 "$log"; } |
-    sed -E 's/(client_secret:\s+)\S+/\1(redacted)/' > "$log.kept"
-  mv "$log.kept" "$log"
+  redact_log "$log"
   rm -rf "$data"
 }
 
-# A bench client may take more than SPEC 8's 60 tokens a minute (the setting's maximum).
 h2_context=$out/context-h2.xml
-cat > "$h2_context" <<XML
-<Context>
-  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
-</Context>
-XML
+bench_context "$h2_context"
 run_identity identity-h2 "$h2_context"
 
 if $postgres; then
   database=identity_bench_$$
   psql -q -h 127.0.0.1 -U postgres -d postgres -c "create database $database"
   pg_context=$out/context-postgres.xml
-  cat > "$pg_context" <<XML
-<Context>
-  <Resource name="jdbc/identity" auth="Container" type="javax.sql.DataSource"
+  bench_context "$pg_context" "$(cat <<XML
+<Resource name="jdbc/identity" auth="Container" type="javax.sql.DataSource"
             driverClassName="org.postgresql.Driver"
             url="jdbc:postgresql://127.0.0.1:5432/$database" username="postgres" password=""
             maxTotal="20" maxWaitMillis="5000" testOnBorrow="true" closeMethod="close"/>
-  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
-</Context>
 XML
+)"
   run_identity identity-pg "$pg_context"
 fi
 

@@ -5,24 +5,16 @@
 # Usage: bench/soak.sh [MINUTES]     (from the repository root, after mvn -DskipTests package)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/launcher.sh
 MINUTES=${1:-10}
 PORT=${PORT:-18490}
 WORK=$(mktemp -d)
-cat > "$WORK/context.xml" <<XML
-<Context>
-  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
-</Context>
-XML
-java -Xmx512m -jar target/launcher/identity-launcher.jar --port "$PORT" --data "$WORK/data" \
-  --context "$WORK/context.xml" > "$WORK/server.log" 2>&1 &
-PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$PORT/health/ready" >/dev/null && break
-  sleep 0.5
-done
-export CLIENT_ID=$(grep -oP 'client_id:\s+\K\S+' "$WORK/server.log")
-export CLIENT_SECRET=$(grep -oP 'client_secret:\s+\K\S+' "$WORK/server.log")
+LAUNCHER_PID=""
+trap '[ -n "$LAUNCHER_PID" ] && { kill "$LAUNCHER_PID" 2>/dev/null; wait "$LAUNCHER_PID" 2>/dev/null; }; rm -rf "$WORK"' EXIT
+bench_context "$WORK/context.xml"
+start_launcher "$PORT" "$WORK/data" "$WORK/context.xml" "$WORK/server.log" 512m
+PID=$LAUNCHER_PID
+bench_client "http://127.0.0.1:$PORT" "$WORK/server.log"
 export DELAY_MS=${DELAY_MS:-20}
 
 figures() {

@@ -1,0 +1,59 @@
+# Sourced by the bench scripts: the launcher on loopback for a load test, and a client for it.
+# Every function exits the calling script with a message when something does not come up.
+
+# bench_context FILE [XML]: a context.xml that lets one bench client take more than SPEC 8's 60
+# tokens a minute (identity/tokenRateLimit), with XML (more entries) inside.
+bench_context() {
+  cat > "$1" <<XML
+<Context>
+  <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
+  ${2:-}
+</Context>
+XML
+}
+
+# start_launcher PORT DATA CONTEXT LOG HEAP [JAVA OPTION...]: the launcher on 127.0.0.1:PORT with
+# its data folder DATA, its output in LOG; sets LAUNCHER_PID and returns once /health/ready answers.
+start_launcher() {
+  local port=$1 data=$2 context=$3 log=$4 heap=$5
+  shift 5
+  java -Xmx"$heap" "$@" -jar target/launcher/identity-launcher.jar --bind 127.0.0.1 \
+    --port "$port" --data "$data" --context "$context" > "$log" 2>&1 &
+  LAUNCHER_PID=$!
+  for _ in $(seq 1 240); do
+    curl -sf "http://127.0.0.1:$port/health/ready" >/dev/null && return 0
+    kill -0 "$LAUNCHER_PID" 2>/dev/null || { echo "the launcher stopped: see $log" >&2; exit 1; }
+    sleep 0.5
+  done
+  echo "the launcher is not ready after 120 s: see $log" >&2
+  exit 1
+}
+
+# bench_client BASE LOG: exports CLIENT_ID and CLIENT_SECRET of a new account (two catalog scopes)
+# created through the admin API with the bootstrap administrator that LOG printed.
+bench_client() {
+  local base=$1 log=$2 admin_id admin_secret admin account
+  admin_id=$(grep -oP 'client_id:\s+\K\S+' "$log")
+  admin_secret=$(grep -oP 'client_secret:\s+\K\S+' "$log")
+  admin=$(curl -sf -u "$admin_id:$admin_secret" -d grant_type=client_credentials "$base/oauth/token" |
+    json_field access_token)
+  account=$(curl -sf "$base/admin/v1/service-accounts" -H "Authorization: Bearer $admin" \
+    -H 'Content-Type: application/json' \
+    -d '{"name":"bench","organization_id":"bench","scopes":["catalog:products.view","catalog:categories.view"]}')
+  CLIENT_ID=$(echo "$account" | json_field client_id)
+  CLIENT_SECRET=$(echo "$account" | json_field client_secret)
+  export CLIENT_ID CLIENT_SECRET
+}
+
+# json_field NAME: one field of the JSON object on standard input.
+json_field() {
+  python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
+
+# redact_log LOG: keeps the start and the end of a launcher log (one audit line per token makes it
+# hundreds of MB) and never the bootstrap administrator's secret.
+redact_log() {
+  { head -n 80 "$1"; echo "..."; tail -n 20 "$1"; } |
+    sed -E 's/(client_secret:\s+)\S+/\1(redacted)/' > "$1.kept"
+  mv "$1.kept" "$1"
+}
