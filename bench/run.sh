@@ -15,7 +15,7 @@
 #
 # Environment: DURATION (s, measured run, 20), WARMUP (s, discarded run before each, 10),
 # CONNS ("1 8 32"), PORT (18490), HEAP (the launcher's -Xmx, 256m), PEERS (../shared/peers).
-# --quick: 5 s runs at 8 connections only, to try the command. Takes about 20 minutes in full.
+# --quick: 5 s runs at 8 connections only, to try the command. Takes about 21 minutes in full.
 # Needs: JDK 17, Maven, wrk and gnuplot (apt-get install -y wrk gnuplot-nox), openssl, python3,
 # and for Keycloak the Temurin 25 JDK under /usr/lib/jvm (see ../shared/peers/README.md).
 set -euo pipefail
