@@ -1,5 +1,13 @@
-# Sourced by the bench scripts: the launcher on loopback for a load test, and a client for it.
+# Sourced by the bench scripts: the launcher on loopback for a load test, a client for it, and
+# where the shared peer scripts (wrk scripts, loadtest.sh, keycloak.sh) are.
 # Every function exits the calling script with a message when something does not come up.
+
+# bench_peers ROOT: sets PEERS to the folder of the peer scripts, ROOT/../shared/peers unless PEERS
+# is set.
+bench_peers() {
+  PEERS=$(cd "${PEERS:-$1/../shared/peers}" 2>/dev/null && pwd) ||
+    { echo "the peer scripts are not at ${PEERS:-$1/../shared/peers}: set PEERS" >&2; exit 2; }
+}
 
 # bench_context FILE [XML]: a context.xml that lets one bench client take more than SPEC 8's 60
 # tokens a minute (identity/tokenRateLimit), with XML (more entries) inside.

@@ -16,8 +16,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 source bench/launcher.sh
-PEERS=$(cd "${PEERS:-$root/../shared/peers}" 2>/dev/null && pwd) ||
-  { echo "the peer scripts are not at ${PEERS:-$root/../shared/peers}: set PEERS" >&2; exit 2; }
+bench_peers "$root"
 DURATION=${DURATION:-20} WARMUP=${WARMUP:-30} PORT=${PORT:-18491} HEAP=${HEAP:-256m}
 EVENT=${EVENT:-itimer}
 script=$PEERS/wrk/token-post.lua
