@@ -2,6 +2,11 @@
 # where the shared peer scripts (wrk scripts, loadtest.sh, keycloak.sh) are.
 # Every function exits the calling script with a message when something does not come up.
 
+# need COMMAND HINT: exits with HINT (how to install it) unless COMMAND is on the PATH.
+need() {
+  command -v "$1" >/dev/null || { echo "$1 is missing: $2" >&2; exit 2; }
+}
+
 # bench_peers ROOT: sets PEERS to the folder of the peer scripts, ROOT/../shared/peers unless PEERS
 # is set.
 bench_peers() {
@@ -22,6 +27,7 @@ XML
 
 # start_launcher PORT DATA CONTEXT LOG HEAP [JAVA OPTION...]: the launcher on 127.0.0.1:PORT with
 # its data folder DATA, its output in LOG; sets LAUNCHER_PID and returns once /health/ready answers.
+# Callers stop it with stop_launcher (also in their EXIT trap).
 start_launcher() {
   local port=$1 data=$2 context=$3 log=$4 heap=$5
   shift 5
@@ -35,6 +41,14 @@ start_launcher() {
   done
   echo "the launcher is not ready after 120 s: see $log" >&2
   exit 1
+}
+
+# stop_launcher: stops the launcher that start_launcher started, by its PID, if it still runs.
+stop_launcher() {
+  [ -n "${LAUNCHER_PID:-}" ] || return 0
+  kill "$LAUNCHER_PID" 2>/dev/null || true
+  wait "$LAUNCHER_PID" 2>/dev/null || true
+  LAUNCHER_PID=""
 }
 
 # bench_client BASE LOG: exports CLIENT_ID and CLIENT_SECRET of a new account (two catalog scopes)

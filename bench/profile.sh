@@ -25,13 +25,15 @@ case ${1:-} in
   --basic) script=$root/bench/wrk/token-basic.lua ;;
   *) echo "unknown option $1 (--basic)" >&2; exit 2 ;;
 esac
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 2; }
+need wrk "apt-get install -y wrk"
+need unzip "apt-get install -y unzip"
+need python3 "a Python 3"
+need jcmd "a JDK 17"
 
 out=$root/bench/results/profile-$(date -u +%Y%m%d-%H%M%S)
 work=$(mktemp -d)
 mkdir -p "$out"
-LAUNCHER_PID=""
-trap '[ -n "$LAUNCHER_PID" ] && { kill "$LAUNCHER_PID" 2>/dev/null; wait "$LAUNCHER_PID" 2>/dev/null; }; rm -rf "$work"' EXIT
+trap 'stop_launcher; rm -rf "$work"' EXIT
 
 echo "== build, and async-profiler from Maven Central" >&2
 mvn -B -q -DskipTests package
@@ -58,9 +60,7 @@ profiler "stop,file=$out/profile.collapsed,collapsed"
 after=$(ticks)
 requests=$(awk '/requests in/ {print $1}' "$out/wrk.txt")
 cpu=$(echo "$before $after $(getconf CLK_TCK)" | awk '{print ($2 - $1) / $3}')
-kill "$LAUNCHER_PID"
-wait "$LAUNCHER_PID" 2>/dev/null || true
-LAUNCHER_PID=""
+stop_launcher
 redact_log "$out/server.log"
 
 {

@@ -152,29 +152,29 @@ def targets_table(rows, heaps, openssl, system):
     kc8 = rows.get((PEER, "post", 8), {}).get("per_cpu")
     lines = ["| target | goal | measured | ratio | met |", "|---|---|---|---|---|"]
 
-    def row(name, goal_text, measured, ratio, met):
-        """met: None where the run did not measure it (--quick)."""
-        verdict = "-" if met is None else "yes" if met else "no"
+    def row(name, goal_text, measured, ratio, value, met):
+        """value: the figure judged, NaN where the run did not measure it (--quick)."""
+        verdict = "-" if isnan(value) else "yes" if met else "no"
         lines.append(f"| {name} | {goal_text} | {measured} | {ratio} | {verdict} |")
 
     row("token requests per server CPU-s, 8 connections", f"≥ 0.8 × openssl sign/s = {goal:,.0f}",
-        number(token8), ratio(token8 / openssl, "openssl"), None if isnan(token8) else token8 >= goal)
+        number(token8), ratio(token8 / openssl, "openssl"), token8, token8 >= goal)
     if kc8:
         row("the same against Keycloak", "about 5 × Keycloak", number(token8),
-            ratio(token8 / kc8, f"Keycloak ({kc8:,.0f})", 1), token8 >= 5 * kc8)
+            ratio(token8 / kc8, f"Keycloak ({kc8:,.0f})", 1), token8, token8 >= 5 * kc8)
     jwks8 = run("jwks", 8).get("per_cpu", float("nan"))
     row("JWKS requests per server CPU-s, 8 connections", "≥ 30,000", number(jwks8),
-        ratio(jwks8 / 30000, "goal"), None if isnan(jwks8) else jwks8 >= 30000)
+        ratio(jwks8 / 30000, "goal"), jwks8, jwks8 >= 30000)
     for conns, limit in ((8, 20), (32, 40)):
         p99s = [run(e, conns)["p99"] for e in ("post", "basic") if run(e, conns)]
         worst = max(p99s) if p99s else float("nan")
         row(f"token p99, {conns} connections (worse of post and basic)", f"< {limit} ms",
-            latency(worst), ratio(worst / limit, "limit"), worst < limit if p99s else None)
+            latency(worst), ratio(worst / limit, "limit"), worst, worst < limit)
     h = heaps.get(system)
     if h:
         row("heap through the run (jstat every second)", "< 256 MB",
             f"peak used {h['used']:.0f} MB, committed {h['committed']:.0f} MB",
-            ratio(h["used"] / 256, "limit"), h["used"] < 256 and h["committed"] <= 256)
+            ratio(h["used"] / 256, "limit"), h["used"], h["used"] < 256 and h["committed"] <= 256)
     return lines
 
 

@@ -39,7 +39,6 @@ for option in "$@"; do
   esac
 done
 
-need() { command -v "$1" >/dev/null || { echo "$1 is missing: $2" >&2; exit 2; }; }
 need wrk "apt-get install -y wrk"
 need gnuplot "apt-get install -y gnuplot-nox"
 need openssl "apt-get install -y openssl"
@@ -54,13 +53,12 @@ mkdir -p "$out"
 export OUTDIR=$out/raw
 say() { echo "== $*" | tee -a "$out/run.log" >&2; }
 
-server=""
 sampler=""
 database=""
 keycloak_started=false
 cleanup() {
   [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  stop_launcher
   if $keycloak_started; then "$PEERS/keycloak.sh" stop >/dev/null 2>&1 || true; fi
   if [ -n "$database" ]; then
     psql -q -h 127.0.0.1 -U postgres -d postgres -c "drop database if exists $database with (force)" || true
@@ -109,22 +107,19 @@ run_identity() {
   log=$out/$name-server.log
   say "$name: start the launcher (-Xmx$HEAP)"
   start_launcher "$PORT" "$data/data" "$context" "$log" "$HEAP"
-  server=$LAUNCHER_PID
   bench_client "$base" "$log"
   curl -sf -d grant_type=client_credentials -d client_id="$CLIENT_ID" \
     --data-urlencode client_secret="$CLIENT_SECRET" "$base/oauth/token" > "$out/$name-token.json"
-  sample_heap "$server" "$out/$name-heap.txt"
+  sample_heap "$LAUNCHER_PID" "$out/$name-heap.txt"
   say "$name: JIT warm-up (30 s, discarded)"
   wrk -t1 -c8 -d30s -s "$PEERS/wrk/token-post.lua" "$base/oauth/token" > /dev/null
   load_token_endpoint "$name" "$base/oauth/token"
   "$PEERS/loadtest.sh" "$name-jwks" "$base/api/public-keys" "$PEERS/wrk/get.lua" $CONNS
   stop_sampling
-  jcmd "$server" GC.run > /dev/null
-  jcmd "$server" GC.heap_info > "$out/$name-heap-after-gc.txt"
+  jcmd "$LAUNCHER_PID" GC.run > /dev/null
+  jcmd "$LAUNCHER_PID" GC.heap_info > "$out/$name-heap-after-gc.txt"
   echo "$(($(wc -l < "$log"))) log lines" > "$out/$name-server.lines"
-  kill "$server"
-  wait "$server" 2>/dev/null || true
-  server=""
+  stop_launcher
   redact_log "$log"
   rm -rf "$data"
 }

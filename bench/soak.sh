@@ -6,23 +6,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/launcher.sh
+need wrk "apt-get install -y wrk"
 MINUTES=${1:-10}
 PORT=${PORT:-18490}
 WORK=$(mktemp -d)
-LAUNCHER_PID=""
-trap '[ -n "$LAUNCHER_PID" ] && { kill "$LAUNCHER_PID" 2>/dev/null; wait "$LAUNCHER_PID" 2>/dev/null; }; rm -rf "$WORK"' EXIT
+trap 'stop_launcher; rm -rf "$WORK"' EXIT
 bench_context "$WORK/context.xml"
 start_launcher "$PORT" "$WORK/data" "$WORK/context.xml" "$WORK/server.log" 512m
-PID=$LAUNCHER_PID
 bench_client "http://127.0.0.1:$PORT" "$WORK/server.log"
 export DELAY_MS=${DELAY_MS:-20}
 
 figures() {
-  jcmd "$PID" GC.run >/dev/null
+  jcmd "$LAUNCHER_PID" GC.run >/dev/null
   local heap threads fds conns
-  heap=$(jcmd "$PID" GC.heap_info | grep -oP 'used \K[0-9]+K' | head -1)
-  threads=$(awk '/^Threads:/ {print $2}' "/proc/$PID/status")
-  fds=$(ls "/proc/$PID/fd" | wc -l)
+  heap=$(jcmd "$LAUNCHER_PID" GC.heap_info | grep -oP 'used \K[0-9]+K' | head -1)
+  threads=$(awk '/^Threads:/ {print $2}' "/proc/$LAUNCHER_PID/status")
+  fds=$(ls "/proc/$LAUNCHER_PID/fd" | wc -l)
   conns=$(ss -Htn state established "( sport = :$PORT )" | wc -l)
   echo "$1: heap after GC ${heap}, threads ${threads}, open files ${fds}, established connections ${conns}"
 }
