@@ -15,6 +15,13 @@ import org.apache.catalina.valves.ErrorReportValve;
 
 /** Starts the WAR on embedded Tomcat, by default on 127.0.0.1:8080 with H2 under ./data. */
 public final class Launcher {
+  static {
+    // Before the first logger (below); a string, since LauncherLogManager.class would initialize
+    // the JDK's LogManager, which reads this property once.
+    System.setProperty(
+        "java.util.logging.manager", "dev.platform.identity.launcher.LauncherLogManager");
+  }
+
   private static final Logger LOG = Logger.getLogger(Launcher.class.getName());
 
   private Launcher() {}
@@ -37,6 +44,15 @@ public final class Launcher {
       return;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat), "identity-stop"));
+    // Only now: a Ctrl-C once this line is out must find the hook that stops Tomcat.
+    LOG.info(
+        "Identity service listening on http://"
+            + options.bind()
+            + ":"
+            + options.port()
+            + " (data in "
+            + options.data()
+            + ")");
     tomcat.getServer().await();
   }
 
@@ -71,14 +87,6 @@ public final class Launcher {
       stop(tomcat);
       throw new IllegalStateException("the identity service did not start: see the log above");
     }
-    LOG.info(
-        "Identity service listening on http://"
-            + options.bind()
-            + ":"
-            + options.port()
-            + " (data in "
-            + options.data()
-            + ")");
     return tomcat;
   }
 
@@ -94,6 +102,7 @@ public final class Launcher {
     try {
       tomcat.stop();
       tomcat.destroy();
+      LOG.info("Identity service stopped");
     } catch (LifecycleException e) {
       LOG.warning("Stopping Tomcat failed: " + e.getMessage());
     }

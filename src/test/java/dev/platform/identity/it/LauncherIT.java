@@ -42,6 +42,7 @@ class LauncherIT {
     final int port;
     final List<String> lines = new ArrayList<>();
     final CountDownLatch listening = new CountDownLatch(1);
+    final Thread reader = new Thread(this::read, "launcher-output");
     volatile boolean listens;
 
     Launched(int port, String... extra) throws IOException {
@@ -56,7 +57,6 @@ class LauncherIT {
                   Integer.toString(port)));
       command.addAll(List.of(extra));
       process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Thread reader = new Thread(this::read, "launcher-output");
       reader.setDaemon(true);
       reader.start();
     }
@@ -100,13 +100,18 @@ class LauncherIT {
           .statusCode();
     }
 
-    /** Ctrl-C: SIGTERM runs the shutdown hook, which stops Tomcat cleanly. */
+    /**
+     * Ctrl-C: SIGTERM runs the shutdown hook, which stops Tomcat cleanly; returns once the output
+     * is read to its end. By the process handle: {@code Process.destroy} also closes the pipes, so
+     * the lines of the stop would be lost.
+     */
     @Override
     public void close() throws InterruptedException {
-      process.destroy();
+      process.toHandle().destroy();
       if (!process.waitFor(60, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor();
       }
+      reader.join(TimeUnit.SECONDS.toMillis(10));
     }
   }
 
@@ -114,6 +119,19 @@ class LauncherIT {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
+  }
+
+  @Test
+  void whenStoppedBySigtermThenTheLinesOfTheStopAreLoggedToTheLast() throws Exception {
+    Launched launched = new Launched(freePort(), "--data", data.toString());
+    try (launched) {
+      assertTrue(launched.awaitListening(), launched.output());
+    }
+    assertEquals(143, launched.process.exitValue()); // 128 + SIGTERM: stopped by the signal
+    String output = launched.output();
+    assertTrue(output.contains("Stopping service [Tomcat]"), output);
+    assertTrue(output.endsWith("Identity service stopped"), output);
+    assertFalse(output.contains("failed to unregister it"), output); // the WAR's JDBC drivers
   }
 
   @Test
