@@ -18,7 +18,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  */
 public final class Deployments {
   /** The issuer the test deployments are configured with (arquillian.xml's port). */
-  public static final String ISSUER = "http://127.0.0.1:18180";
+  public static final String ISSUER = "http://127.0.0.1:" + System.getProperty("it.port", "18180");
 
   /** The configured bootstrap administrator of every test deployment. */
   public static final String ADMIN_ID = "00000000-0000-4000-8000-000000000001";
