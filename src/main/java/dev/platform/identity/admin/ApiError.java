@@ -1,15 +1,30 @@
 package dev.platform.identity.admin;
 
+import java.util.Collection;
+import java.util.Optional;
+
 /**
  * An error of the administration API, carrying its wire fields: SPEC 7.2's {@code {success:false,
- * message}} with its HTTP status. The message is safe to show the caller.
+ * message}} with its HTTP status, and for a 401 or 403 the RFC 6750 §3 challenge. The message is
+ * safe to show the caller.
  */
 public final class ApiError extends RuntimeException {
   private final int status;
+  private final String challenge;
 
   ApiError(int status, String message) {
+    this(status, message, null);
+  }
+
+  private ApiError(int status, String message, String challenge) {
     super(message, null, false, false);
     this.status = status;
+    this.challenge = challenge;
+  }
+
+  /** An error that JAX-RS itself raised for an administration path (404, 405, 415, ...). */
+  public static ApiError of(int status, String message) {
+    return new ApiError(status, message);
   }
 
   static ApiError badRequest(String message) {
@@ -24,11 +39,29 @@ public final class ApiError extends RuntimeException {
     return new ApiError(409, message);
   }
 
+  /** 401 with the verifier's own challenge: none of {@code error} without a token (§3.1). */
+  static ApiError unauthenticated(String message, String challenge) {
+    return new ApiError(401, "The request is unauthenticated: " + message, challenge);
+  }
+
+  /** 403: the token is good, its scopes are not enough (RFC 6750 §3.1 insufficient_scope). */
+  static ApiError insufficientScope(Collection<String> anyOf) {
+    return new ApiError(
+        403,
+        "The caller has no permission for this resource: it needs one of " + anyOf,
+        "Bearer error=\"insufficient_scope\", scope=\"" + String.join(" ", anyOf) + "\"");
+  }
+
   static ApiError forbidden(String message) {
-    return new ApiError(403, message);
+    return new ApiError(403, message, "Bearer error=\"insufficient_scope\"");
   }
 
   int status() {
     return status;
+  }
+
+  /** The {@code WWW-Authenticate} value, for a 401 or 403. */
+  Optional<String> challenge() {
+    return Optional.ofNullable(challenge);
   }
 }

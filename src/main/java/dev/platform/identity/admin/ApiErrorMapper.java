@@ -8,7 +8,8 @@ import jakarta.ws.rs.ext.Provider;
 
 /**
  * Writes an {@link ApiError} as SPEC 7.2 says; a 401 or 403 carries the RFC 6750 §3 challenge that
- * tells a client whether to get a new token or to ask for more scope.
+ * tells a client whether to get a new token or to ask for more scope. Public: the composition
+ * root's catch-all writes JAX-RS's own errors on administration paths through it.
  */
 @Provider
 public final class ApiErrorMapper implements ExceptionMapper<ApiError> {
@@ -22,11 +23,7 @@ public final class ApiErrorMapper implements ExceptionMapper<ApiError> {
             .type(MediaType.APPLICATION_JSON_TYPE)
             .header(HttpHeaders.CACHE_CONTROL, "no-store")
             .entity(new Body(false, error.getMessage()));
-    if (error.status() == 401) {
-      response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
-    } else if (error.status() == 403) {
-      response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"insufficient_scope\"");
-    }
+    error.challenge().ifPresent(value -> response.header(HttpHeaders.WWW_AUTHENTICATE, value));
     return response.build();
   }
 }

@@ -56,6 +56,7 @@ final class IdentityApplication extends ResourceConfig {
     register(JacksonFeature.withoutExceptionMappers());
     register(new Json());
     register(new ServerErrorMapper());
+    register(new PathParameters());
     register(new HealthResource(database));
     register(new UnknownKeyMapper());
     register(new PublicKeysResource(keyRing));
@@ -67,7 +68,7 @@ final class IdentityApplication extends ResourceConfig {
             .clock(clock)
             .keyLocator(keyRing::publicKey)
             .build();
-    register(new AdminAuth(verifier, audit));
+    register(new AdminAuth(verifier, accounts, audit));
     register(new ApiErrorMapper());
     register(new InvalidJsonMapper());
     register(new ServiceAccountsResource(accounts, digest, scopes, clock, random));

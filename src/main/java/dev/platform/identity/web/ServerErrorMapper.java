@@ -2,24 +2,31 @@ package dev.platform.identity.web;
 
 import dev.platform.identity.audit.Incident;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 
 /**
  * The catch-all (DESIGN decision 6): an unexpected failure answers 500 with an incident id and no
- * detail; the log carries the cause under the same id. JAX-RS's own 4xx pass through.
+ * detail; the log carries the cause under the same id. JAX-RS's own 4xx ({@link
+ * WebApplicationException}) are written in the shape of the surface ({@link ClientErrors}), 405
+ * with its {@code Allow}.
  */
 @Provider
 public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
   /** The 500 body: SPEC 7.1's shape, with the incident id also as its own field. */
   record ServerError(String error, String errorDescription, String incidentId) {}
 
+  @Context UriInfo uri;
+
   @Override
   public Response toResponse(Throwable failure) {
     if (failure instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
-      return web.getResponse();
+      return clientError(web.getResponse());
     }
     Incident incident = Incident.of(failure);
     return Response.serverError()
@@ -28,5 +35,14 @@ public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
         .header("Pragma", "no-cache")
         .entity(new ServerError("server_error", incident.description(), incident.id()))
         .build();
+  }
+
+  private Response clientError(Response raised) {
+    int status = raised.getStatus();
+    Response shaped = ClientErrors.of(status, ClientErrors.message(status), uri.getPath());
+    Object allow = raised.getHeaders().getFirst(HttpHeaders.ALLOW);
+    return allow == null
+        ? shaped
+        : Response.fromResponse(shaped).header(HttpHeaders.ALLOW, allow).build();
   }
 }

@@ -1,0 +1,31 @@
+package dev.platform.identity.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.ws.rs.core.Response;
+import org.junit.jupiter.api.Test;
+
+class ClientErrorsTest {
+  @Test
+  void whenAPathPointsAtTheAdministrationApiHoweverSpelledThenItsErrorsAreInSpec72Shape() {
+    for (String path :
+        new String[] {"admin/v1/x", "/admin/v1", "//admin", "ADMIN/v1", "admin;x/v1", "./admin"}) {
+      assertTrue(ClientErrors.looksAdmin(path), path);
+      Response response = ClientErrors.of(404, "no", path);
+      assertEquals(404, response.getStatus());
+      assertEquals("no-store", response.getHeaderString("Cache-Control"));
+      assertFalse(response.getEntity() instanceof ClientErrors.Body, path);
+    }
+  }
+
+  @Test
+  void whenAPathIsElsewhereThenItsErrorsAreTheErrorShape() {
+    for (String path :
+        new String[] {"", "/", "api/public-keys/x", "health/live", "administrator"}) {
+      Response response = ClientErrors.of(405, "no", path);
+      assertTrue(response.getEntity() instanceof ClientErrors.Body, path);
+    }
+  }
+}
