@@ -52,12 +52,15 @@ public final class ScopesResource {
       @JsonProperty("channels") Channels channels) {}
 
   @GET
-  public AccountJson.Items<ScopeJson> list() {
+  @AnyScopeOf({AdminAuth.ADMIN, AdminAuth.ACCOUNTS, AdminAuth.KEYS})
+  public AccountJson.Items<ScopeJson> list(@Context ContainerRequestContext request) {
+    AdminAuth.caller(request);
     return new AccountJson.Items<>(catalog.list().stream().map(ScopeJson::from).toList());
   }
 
   @PUT
   @Path("{scope}")
+  @AnyScopeOf(AdminAuth.ADMIN)
   public Response put(
       @PathParam("scope") String scope,
       ScopeDefinition body,

@@ -26,8 +26,12 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 
-/** ADMIN.md "Service accounts": {@code /admin/v1/service-accounts}. */
+/**
+ * ADMIN.md "Service accounts": {@code /admin/v1/service-accounts}. An account outside the caller's
+ * reach ({@link AdminAuth.Caller#reaches}) answers 404 like a missing one, so ids cannot be probed.
+ */
 @Path("/admin/v1/service-accounts")
+@AnyScopeOf({AdminAuth.ADMIN, AdminAuth.ACCOUNTS})
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public final class ServiceAccountsResource {
@@ -79,10 +83,7 @@ public final class ServiceAccountsResource {
     filter.ifPresent(
         org -> caller.requireOrganization(NewAccount.organization("organization_id", org)));
     return new AccountJson.Items<>(
-        accounts.list(filter).stream()
-            .filter(account -> caller.mayManage(account.organizationId()))
-            .map(AccountJson::from)
-            .toList());
+        accounts.list(filter).stream().filter(caller::reaches).map(AccountJson::from).toList());
   }
 
   @GET
@@ -93,9 +94,8 @@ public final class ServiceAccountsResource {
     ServiceAccount account =
         accounts
             .find(uuid(clientId))
-            .filter(found -> found.status() != AccountStatus.DELETED)
+            .filter(found -> found.status() != AccountStatus.DELETED && caller.reaches(found))
             .orElseThrow(() -> unknown(clientId));
-    caller.requireOrganization(account.organizationId());
     return AccountJson.from(account);
   }
 
@@ -119,6 +119,7 @@ public final class ServiceAccountsResource {
   @Path("{clientId}/secret")
   public AccountJson.NewSecret rotateSecret(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    AdminAuth.caller(request);
     String secret = ClientSecret.generate(random);
     String newDigest = digest.of(secret);
     change(
@@ -137,7 +138,7 @@ public final class ServiceAccountsResource {
     return Response.noContent().build();
   }
 
-  /** One lifecycle change, in one transaction, after the organization check. */
+  /** One lifecycle change, in one transaction, after the caller's reach is checked. */
   private ServiceAccount change(
       String clientId,
       ContainerRequestContext request,
@@ -149,10 +150,9 @@ public final class ServiceAccountsResource {
             .change(
                 uuid(clientId),
                 account -> {
-                  if (account.status() == AccountStatus.DELETED) {
+                  if (account.status() == AccountStatus.DELETED || !caller.reaches(account)) {
                     throw unknown(clientId);
                   }
-                  caller.requireOrganization(account.organizationId());
                   change.accept(account, clock.instant());
                 })
             .orElseThrow(() -> unknown(clientId));

@@ -15,8 +15,12 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-/** ADMIN.md "Signing keys": {@code /admin/v1/signing-keys}, through the key ring and rotation. */
+/**
+ * ADMIN.md "Signing keys": {@code /admin/v1/signing-keys}, through the key ring and rotation. Every
+ * method asks for its caller first, so none can change a key if {@link AdminAuth} did not run.
+ */
 @Path("/admin/v1/signing-keys")
+@AnyScopeOf({AdminAuth.ADMIN, AdminAuth.KEYS})
 @Produces(MediaType.APPLICATION_JSON)
 public final class SigningKeysResource {
   private final KeyRing ring;
@@ -28,7 +32,8 @@ public final class SigningKeysResource {
   }
 
   @GET
-  public AccountJson.Items<KeyStatus> list() {
+  public AccountJson.Items<KeyStatus> list(@Context ContainerRequestContext request) {
+    AdminAuth.caller(request);
     return new AccountJson.Items<>(ring.statuses());
   }
 
@@ -37,9 +42,10 @@ public final class SigningKeysResource {
   @Path("rotate")
   public Response rotate(
       @QueryParam("immediate") String immediate, @Context ContainerRequestContext request) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
     boolean now = flag(immediate);
     SigningKey key = rotation.rotate(now);
-    AdminAuth.caller(request).audit(now ? "key.rotate.immediate" : "key.rotate", key.kid());
+    caller.audit(now ? "key.rotate.immediate" : "key.rotate", key.kid());
     return Response.status(Response.Status.CREATED).entity(status(key.kid())).build();
   }
 
@@ -47,6 +53,7 @@ public final class SigningKeysResource {
   @POST
   @Path("{kid}/revoke")
   public KeyStatus revoke(@PathParam("kid") String kid, @Context ContainerRequestContext request) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
     if (ring.statuses().stream().noneMatch(key -> key.kid().equals(kid))) {
       throw ApiError.notFound("no signing key " + NewAccount.quoted(kid));
     }
@@ -54,7 +61,7 @@ public final class SigningKeysResource {
       throw ApiError.conflict("signing key " + kid + " is already revoked");
     }
     rotation.revoke(kid);
-    AdminAuth.caller(request).audit("key.revoke", kid);
+    caller.audit("key.revoke", kid);
     return status(kid);
   }
 

@@ -1,0 +1,468 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.admin.ScopesResource;
+import dev.platform.identity.admin.ServiceAccountsResource;
+import dev.platform.identity.admin.SigningKeysResource;
+import dev.platform.identity.config.TestSettings;
+import dev.platform.identity.key.KeyEncryption;
+import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.key.SigningKeys;
+import io.jsonwebtoken.Jwts;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import javax.crypto.spec.SecretKeySpec;
+import org.glassfish.jersey.server.model.Resource;
+import org.glassfish.jersey.server.model.ResourceMethod;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The administration API as an attacker sees it (issue 16). Every resource method Jersey's model
+ * knows under {@code /admin/v1} is enumerated from the resource classes, so a new endpoint is
+ * covered without editing this test, and sent with no token, a garbage, expired or foreign-key
+ * token, the token of a deactivated administrator, a token without the scope it needs, and with its
+ * path spelled in odd ways. Each answer must be a refusal in SPEC 7.2's shape, and the database
+ * must be exactly as before.
+ */
+@ExtendWith(ArquillianExtension.class)
+class AdminAttackIT {
+  static final String DATABASE = "admin-attack-" + UUID.randomUUID();
+
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.war(DATABASE, Map.of());
+  }
+
+  @ArquillianResource URL base;
+
+  final SecondNode node = new SecondNode(DATABASE);
+
+  @AfterEach
+  void close() {
+    node.close();
+  }
+
+  /** One resource method of the model: its HTTP method and full path template. */
+  record Endpoint(String method, String template) {
+    String path(String clientId, String kid) {
+      return template
+          .replace("{clientId}", clientId)
+          .replace("{kid}", kid)
+          .replace("{scope}", "kitchen:orders.create");
+    }
+
+    /** A body that would change something if the call were let through. */
+    String body() {
+      if (method.equals("POST") && template.endsWith("/service-accounts")) {
+        return "{\"name\":\"intruder\",\"organization_id\":\"acme\",\"scopes\":[\"identity:admin\"]}";
+      }
+      if (method.equals("PUT")) {
+        return "{\"description\":\"changed by an intruder\"}";
+      }
+      return null;
+    }
+
+    String query() {
+      return template.endsWith("/rotate") ? "?immediate=true" : "";
+    }
+
+    /** The scope family that may call it: keys, accounts, or scope-catalog writes. */
+    boolean forKeys() {
+      return template.contains("/signing-keys");
+    }
+
+    boolean forAccounts() {
+      return template.contains("/service-accounts");
+    }
+  }
+
+  static List<Endpoint> endpoints() {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (Class<?> resource :
+        List.of(ServiceAccountsResource.class, ScopesResource.class, SigningKeysResource.class)) {
+      collect(Resource.from(resource), "", endpoints);
+    }
+    return endpoints;
+  }
+
+  private static void collect(Resource resource, String parent, List<Endpoint> into) {
+    String path = join(parent, resource.getPath());
+    for (ResourceMethod method : resource.getResourceMethods()) {
+      into.add(new Endpoint(method.getHttpMethod(), path));
+    }
+    for (Resource child : resource.getChildResources()) {
+      collect(child, path, into);
+    }
+  }
+
+  private static String join(String parent, String path) {
+    String child = path.startsWith("/") ? path : "/" + path;
+    return child.equals("/") ? parent : parent + child;
+  }
+
+  HttpResponse<String> send(Endpoint endpoint, String rawPath, String bearer) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + rawPath))
+            .timeout(java.time.Duration.ofSeconds(20))
+            .method(
+                endpoint.method(),
+                endpoint.body() == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(endpoint.body()));
+    request.header("Content-Type", "application/json");
+    if (bearer != null) {
+      request.header("Authorization", "Bearer " + bearer);
+    }
+    return new Http(base).send(request.build());
+  }
+
+  String token(SecondNode.Client client) {
+    return Http.json(tokenResponse(client.id().toString(), client.secret()))
+        .get("access_token")
+        .asText();
+  }
+
+  HttpResponse<String> tokenResponse(String id, String secret) {
+    String credentials =
+        Base64.getEncoder()
+            .encodeToString((form(id) + ":" + form(secret)).getBytes(StandardCharsets.UTF_8));
+    return new Http(base)
+        .send(
+            new Http(base)
+                .request("/oauth/token")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", "Basic " + credentials)
+                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+                .build());
+  }
+
+  /** RFC 6749 Appendix B: the parts of HTTP Basic are form-encoded first. */
+  static String form(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  SecondNode.Client account(String organization, List<String> orgs, String... scopes) {
+    return node.create(new AccountProfile("it", organization, orgs, List.of(scopes), "kitchen"));
+  }
+
+  /** Every row of the tables the administration API can change, as text. */
+  String snapshot() throws SQLException {
+    StringBuilder rows = new StringBuilder();
+    try (Connection connection = node.database.dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      for (String query :
+          List.of(
+              "select * from service_account order by client_id",
+              "select * from signing_key order by kid",
+              "select * from scope_catalog order by 1")) {
+        try (ResultSet result = statement.executeQuery(query)) {
+          int columns = result.getMetaData().getColumnCount();
+          while (result.next()) {
+            for (int i = 1; i <= columns; i++) {
+              rows.append(result.getString(i)).append('|');
+            }
+            rows.append('\n');
+          }
+        }
+      }
+    }
+    return rows.toString();
+  }
+
+  /** A token of this service's own key whose exp has passed: only the time is wrong. */
+  String expiredToken(String clientId) {
+    KeyRing ring =
+        new KeyRing(
+            new SigningKeys(node.database),
+            new KeyEncryption(
+                new SecretKeySpec(Base64.getDecoder().decode(TestSettings.KEK), "AES"),
+                new SecureRandom()),
+            TestSettings.with(Map.of()).keySchedule(),
+            Clock.systemUTC());
+    ring.refresh();
+    Instant issued = Instant.now().minusSeconds(7200);
+    return Jwts.builder()
+        .header()
+        .keyId(ring.current().kid())
+        .type("JWT")
+        .and()
+        .issuer(Deployments.ISSUER)
+        .audience()
+        .single("*")
+        .subject(clientId)
+        .id(UUID.randomUUID().toString())
+        .issuedAt(Date.from(issued))
+        .notBefore(Date.from(issued))
+        .expiration(Date.from(issued.plusSeconds(3600)))
+        .claim("token_type", "service_account")
+        .claim("client_id", clientId)
+        .claim("scopes", List.of("identity:admin"))
+        .claim("organization_id", "root")
+        .claim("accessible_orgs", List.of("root"))
+        .claim("version", 1)
+        .signWith(ring.current().privateKey(), Jwts.SIG.RS256)
+        .compact();
+  }
+
+  /** A refusal of the administration API: status among {@code allowed}, SPEC 7.2's body. */
+  static void assertRefused(HttpResponse<String> response, Set<Integer> allowed, String what) {
+    assertTrue(
+        allowed.contains(response.statusCode()),
+        what + " answered " + response.statusCode() + ": " + response.body());
+    JsonNode body = Http.json(response);
+    assertFalse(body.path("success").asBoolean(true), what + ": " + response.body());
+    assertTrue(body.path("message").isTextual(), what + ": " + response.body());
+  }
+
+  @Test
+  void whenEveryAdminEndpointIsCalledWithoutAGoodTokenThenEachIsRefusedAndNothingChanges()
+      throws Exception {
+    SecondNode.Client target = account("acme", List.of(), "kitchen:orders.create");
+    SecondNode.Client weak = account("acme", List.of(), "kitchen:orders.create");
+    SecondNode.Client formerAdmin = account("root", List.of(), "identity:admin");
+    String weakToken = token(weak);
+    SecondNode.Client deletedAdmin = account("root", List.of(), "identity:admin");
+    String formerAdminToken = token(formerAdmin);
+    String deletedAdminToken = token(deletedAdmin);
+    node.accounts.change(formerAdmin.id(), account -> account.deactivate(Instant.now()));
+    node.accounts.change(deletedAdmin.id(), account -> account.delete(Instant.now()));
+    String kid = currentKid();
+    String expired = expiredToken(Deployments.ADMIN_ID);
+    String foreign = foreignKeyToken();
+    String before = snapshot();
+
+    List<Endpoint> endpoints = endpoints();
+    assertTrue(endpoints.size() >= 10, "the model lists every endpoint: " + endpoints);
+    for (Endpoint endpoint : endpoints) {
+      String path = endpoint.path(target.id().toString(), kid) + endpoint.query();
+      String what = endpoint.method() + " " + path;
+
+      HttpResponse<String> none = send(endpoint, path, null);
+      assertRefused(none, Set.of(401), what + " with no token");
+      assertEquals(
+          "Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""), "RFC 6750 §3.1");
+      for (String bad :
+          List.of(
+              "garbage",
+              "a.b.c",
+              expired,
+              foreign,
+              formerAdminToken,
+              deletedAdminToken,
+              weakToken + "x")) {
+        HttpResponse<String> refused = send(endpoint, path, bad);
+        assertRefused(refused, Set.of(401), what + " with a bad token");
+        assertTrue(
+            refused.headers().firstValue("WWW-Authenticate").orElse("").contains("invalid_token"),
+            what);
+      }
+      HttpResponse<String> weaker = send(endpoint, path, weakToken);
+      assertRefused(weaker, Set.of(403), what + " with a token without identity: scopes");
+      assertTrue(
+          weaker.headers().firstValue("WWW-Authenticate").orElse("").contains("insufficient_scope"),
+          what);
+
+      for (String spelled : spellings(path)) {
+        assertRefused(
+            send(endpoint, spelled, null),
+            Set.of(400, 401, 404),
+            endpoint.method() + " " + spelled + " with no token");
+        assertRefused(
+            send(endpoint, spelled, weakToken),
+            Set.of(400, 403, 404),
+            endpoint.method() + " " + spelled + " with a weak token");
+      }
+    }
+    assertEquals(before, snapshot(), "no refused call changed the database");
+  }
+
+  @Test
+  void whenAScopedManagerCallsAnotherFamilyThenForbiddenAndNothingChanges() throws Exception {
+    SecondNode.Client target = account("acme", List.of(), "kitchen:orders.create");
+    String accountsToken = token(account("acme", List.of(), "identity:accounts.manage"));
+    String keysToken = token(account("acme", List.of(), "identity:keys.manage"));
+    String kid = currentKid();
+    String before = snapshot();
+
+    for (Endpoint endpoint : endpoints()) {
+      String path = endpoint.path(target.id().toString(), kid) + endpoint.query();
+      boolean scopeList =
+          endpoint.method().equals("GET") && endpoint.template().endsWith("/scopes");
+      if (!endpoint.forAccounts() && !scopeList) {
+        assertRefused(send(endpoint, path, accountsToken), Set.of(403), "accounts: " + path);
+      }
+      if (!endpoint.forKeys() && !scopeList) {
+        assertRefused(send(endpoint, path, keysToken), Set.of(403), "keys: " + path);
+      }
+    }
+    assertEquals(before, snapshot());
+  }
+
+  @Test
+  void whenAManagerAimsAtAnAccountBeyondItsReachThenEveryOperationIs404AndNothingChanges()
+      throws Exception {
+    String manager =
+        token(account("acme", List.of(), "identity:accounts.manage", "kitchen:orders.create"));
+    List<SecondNode.Client> beyond =
+        List.of(
+            account("acme", List.of(), "identity:admin"),
+            account("acme", List.of(), "identity:keys.manage"),
+            account("acme", List.of("acme", "globex"), "kitchen:orders.create"),
+            account("globex", List.of(), "kitchen:orders.create"));
+    SecondNode.Client within = account("acme", List.of("acme"), "kitchen:orders.create");
+    String before = snapshot();
+
+    List<Endpoint> onOne =
+        endpoints().stream().filter(e -> e.template().contains("{clientId}")).toList();
+    assertTrue(onOne.size() >= 5, onOne.toString());
+    for (SecondNode.Client target : beyond) {
+      for (Endpoint endpoint : onOne) {
+        HttpResponse<String> response =
+            send(endpoint, endpoint.path(target.id().toString(), "-"), manager);
+        assertRefused(response, Set.of(404), endpoint + " on " + target.id());
+        assertEquals(
+            "no service account " + target.id(), Http.json(response).get("message").asText());
+      }
+      assertEquals(200, tokenResponse(target.id().toString(), target.secret()).statusCode());
+    }
+    String listed =
+        send(
+                new Endpoint("GET", "/admin/v1/service-accounts"),
+                "/admin/v1/service-accounts",
+                manager)
+            .body();
+    beyond.forEach(target -> assertFalse(listed.contains(target.id().toString()), listed));
+    assertTrue(listed.contains(within.id().toString()), listed);
+    assertEquals(before, snapshot(), "no call beyond the manager's reach changed anything");
+
+    HttpResponse<String> rotated =
+        send(
+            new Endpoint("POST", "/admin/v1/service-accounts/{clientId}/secret"),
+            "/admin/v1/service-accounts/" + within.id() + "/secret",
+            manager);
+    assertEquals(200, rotated.statusCode(), "an account within reach is the manager's to change");
+  }
+
+  @Test
+  void whenJaxRsRefusesARouteMethodOrMediaTypeThenTheAnswerIsInSpec72Shape() {
+    String admin =
+        Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
+            .get("access_token")
+            .asText();
+    assertRefused(
+        send(new Endpoint("GET", ""), "/admin/v1/no/such/thing", null), Set.of(404), "no route");
+    HttpResponse<String> method = send(new Endpoint("PATCH", ""), "/admin/v1/scopes", null);
+    assertRefused(method, Set.of(405), "PATCH");
+    assertTrue(method.headers().firstValue("Allow").orElse("").contains("GET"), "405 has Allow");
+
+    HttpResponse<String> media =
+        new Http(base)
+            .send(
+                new Http(base)
+                    .request("/admin/v1/service-accounts")
+                    .header("Authorization", "Bearer " + admin)
+                    .header("Content-Type", "text/plain")
+                    .POST(HttpRequest.BodyPublishers.ofString("name=x"))
+                    .build());
+    assertRefused(media, Set.of(415), "text/plain");
+    HttpResponse<String> accept =
+        new Http(base)
+            .send(
+                new Http(base)
+                    .request("/admin/v1/scopes")
+                    .header("Authorization", "Bearer " + admin)
+                    .header("Accept", "text/html")
+                    .GET()
+                    .build());
+    assertRefused(accept, Set.of(406), "Accept: text/html");
+    // Jersey's generated OPTIONS of an administration path is denied by default too.
+    assertRefused(
+        send(new Endpoint("OPTIONS", ""), "/admin/v1/scopes", null), Set.of(401), "OPTIONS");
+  }
+
+  /**
+   * Odd spellings of a path: matrix parameters on every segment, a session id, doubled slashes, a
+   * dot segment, an encoded letter, upper case, a trailing slash.
+   */
+  static List<String> spellings(String pathAndQuery) {
+    int q = pathAndQuery.indexOf('?');
+    String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+    String query = q < 0 ? "" : pathAndQuery.substring(q);
+    List<String> spellings = new ArrayList<>();
+    String[] segments = path.substring(1).split("/");
+    for (int i = 0; i < segments.length; i++) {
+      String[] changed = segments.clone();
+      changed[i] = changed[i] + ";x";
+      spellings.add("/" + String.join("/", changed));
+    }
+    spellings.add(path + ";jsessionid=0123456789ABCDEF");
+    spellings.add(path.replace("/v1/", "//v1//"));
+    spellings.add("/" + path);
+    spellings.add(path.replace("/v1/", "/./v1/"));
+    spellings.add(path.replace("/v1/", "/x/../v1/"));
+    spellings.add(path.replace("/admin/", "/%61dmin/"));
+    spellings.add(path.replace("/v1/", "/v%31/"));
+    spellings.add(path.replace("/admin/", "/ADMIN/"));
+    spellings.add(path.replace("/v1/", "/V1/"));
+    spellings.add(path + "/");
+    return spellings.stream().map(spelled -> spelled + query).toList();
+  }
+
+  private String currentKid() {
+    return Http.json(new Http(base).get("/api/public-keys")).get("keys").get(0).get("kid").asText();
+  }
+
+  /** A well-formed token with every claim right, signed by a key this service never had. */
+  private String foreignKeyToken() throws Exception {
+    java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
+    generator.initialize(2048);
+    Instant now = Instant.now();
+    return Jwts.builder()
+        .header()
+        .keyId(currentKid())
+        .type("JWT")
+        .and()
+        .issuer(Deployments.ISSUER)
+        .audience()
+        .single("*")
+        .subject(Deployments.ADMIN_ID)
+        .issuedAt(Date.from(now))
+        .notBefore(Date.from(now))
+        .expiration(Date.from(now.plusSeconds(3600)))
+        .claim("client_id", Deployments.ADMIN_ID)
+        .claim("scopes", List.of("identity:admin"))
+        .claim("organization_id", "root")
+        .claim("accessible_orgs", List.of("root"))
+        .signWith(generator.generateKeyPair().getPrivate(), Jwts.SIG.RS256)
+        .compact();
+  }
+}
