@@ -152,6 +152,11 @@ public class ServiceAccount {
     return serviceName;
   }
 
+  /** What the account is and may do, as it was created. */
+  public AccountProfile profile() {
+    return new AccountProfile(name, organizationId, accessibleOrgs(), scopes(), serviceName);
+  }
+
   public AccountStatus status() {
     return status;
   }

@@ -5,6 +5,7 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
+import dev.platform.identity.scope.Scope;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
 import dev.platform.identity.verify.VerifiedToken;
@@ -20,6 +21,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import org.glassfish.jersey.server.model.Resource;
 import org.glassfish.jersey.server.model.ResourceMethod;
@@ -50,11 +52,18 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   private final BearerVerifier verifier;
   private final ServiceAccounts accounts;
   private final AuditLog audit;
+  private final List<String> grantable;
 
-  public AdminAuth(BearerVerifier verifier, ServiceAccounts accounts, AuditLog audit) {
+  /**
+   * @param grantable scopes a caller without {@code identity:admin} may grant beyond its own
+   *     ({@code identity/managerGrantableScopes})
+   */
+  public AdminAuth(
+      BearerVerifier verifier, ServiceAccounts accounts, AuditLog audit, List<String> grantable) {
     this.verifier = verifier;
     this.accounts = accounts;
     this.audit = audit;
+    this.grantable = List.copyOf(grantable);
   }
 
   @Override
@@ -79,7 +88,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
       throw ApiError.insufficientScope(anyOf);
     }
     request.setEntityStream(new BoundedBody(request.getEntityStream()));
-    request.setProperty(CALLER, new Caller(token, remote, audit));
+    request.setProperty(CALLER, new Caller(token, remote, audit, grantable));
   }
 
   /**
@@ -137,8 +146,18 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     return (Caller) caller;
   }
 
-  /** Who is calling, and the organization rules that apply to them. */
-  record Caller(VerifiedToken token, String remoteAddress, AuditLog audit) {
+  /**
+   * Who is calling, and the rules that apply to them: {@code identity:admin} may do everything;
+   * anyone else creates, sees and changes only accounts no more powerful than itself (issues 16 and
+   * 26): inside its organizations, with scopes it holds itself or that the operator made grantable,
+   * never an {@code identity:} scope nor the service name {@code identity}.
+   *
+   * @param grantable scopes grantable beyond the caller's own ({@code service:*} covers the
+   *     service)
+   */
+  record Caller(VerifiedToken token, String remoteAddress, AuditLog audit, List<String> grantable) {
+    static final String RESERVED_SERVICE = "identity";
+
     boolean isAdmin() {
       return token.hasScope(ADMIN);
     }
@@ -155,27 +174,57 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     }
 
     /**
-     * Whether the caller may see and change an account: {@code identity:admin} every one; anyone
-     * else only an account it could have created ({@link #requireMayCreate}), so that a manager can
-     * neither take over an administrator by rotating its secret nor reach beyond its organizations.
+     * Whether the caller may see and change an account: only one it could have created ({@link
+     * #requireMayCreate}), so that a manager can neither take over a more powerful account by
+     * rotating its secret nor reach beyond its organizations.
      */
     boolean reaches(ServiceAccount account) {
-      return isAdmin()
-          || mayManage(account.organizationId())
-              && account.accessibleOrgs().stream().allMatch(this::mayManage)
-              && account.scopes().stream().noneMatch(Caller::isIdentityScope);
+      return beyondReach(account.profile()).isEmpty();
     }
 
-    /**
-     * A non-administrator creates accounts only inside its own organizations and without {@code
-     * identity:} scopes, so it cannot make an account more powerful than itself.
-     */
+    /** A non-administrator cannot make an account more powerful than itself: 403 saying why. */
     void requireMayCreate(AccountProfile profile) {
-      requireOrganization(profile.organizationId());
-      profile.accessibleOrgs().forEach(this::requireOrganization);
-      if (!isAdmin() && profile.scopes().stream().anyMatch(Caller::isIdentityScope)) {
-        throw ApiError.forbidden("Only identity:admin may grant identity: scopes");
+      beyondReach(profile)
+          .ifPresent(
+              why -> {
+                throw ApiError.forbidden(why);
+              });
+    }
+
+    /** Why a profile is beyond the caller, or empty when it is within reach. */
+    private Optional<String> beyondReach(AccountProfile profile) {
+      if (isAdmin()) {
+        return Optional.empty();
       }
+      Optional<String> foreign =
+          Stream.concat(Stream.of(profile.organizationId()), profile.accessibleOrgs().stream())
+              .filter(organization -> !mayManage(organization))
+              .findFirst();
+      if (foreign.isPresent()) {
+        return Optional.of("The caller has no permission for organization " + foreign.get());
+      }
+      if (profile.scopes().stream().anyMatch(Caller::isIdentityScope)) {
+        return Optional.of("Only identity:admin may grant identity: scopes");
+      }
+      Optional<String> above = profile.scopes().stream().filter(s -> !mayGrant(s)).findFirst();
+      if (above.isPresent()) {
+        return Optional.of(
+            "The caller may grant only its own scopes and those of"
+                + " identity/managerGrantableScopes, not "
+                + above.get());
+      }
+      if (profile.serviceName().equals(RESERVED_SERVICE)) {
+        return Optional.of("Only identity:admin may use the service name identity");
+      }
+      return Optional.empty();
+    }
+
+    /** A scope the caller holds (outside identity:) or that the operator made grantable. */
+    private boolean mayGrant(String scope) {
+      return token.scopes().stream()
+              .filter(own -> !isIdentityScope(own))
+              .anyMatch(own -> Scope.covers(own, scope))
+          || grantable.stream().anyMatch(allowed -> Scope.covers(allowed, scope));
     }
 
     private static boolean isIdentityScope(String scope) {

@@ -41,11 +41,25 @@ record NewAccount(
     if (name == null || name.isBlank()) {
       throw ApiError.badRequest("name is required");
     }
-    if (name.length() > MAX_NAME || name.chars().anyMatch(Character::isISOControl)) {
+    if (name.length() > MAX_NAME || name.codePoints().anyMatch(NewAccount::isControl)) {
       throw ApiError.badRequest(
-          "name must be at most " + MAX_NAME + " characters, without control characters");
+          "name must be at most "
+              + MAX_NAME
+              + " characters, without control, format (bidi) or line-separator characters");
     }
     return name.strip();
+  }
+
+  /**
+   * Control characters, format characters (the bidi overrides such as U+202E, zero-width marks) and
+   * U+2028/U+2029: each can make a name look like something else in a console or a log viewer.
+   */
+  private static boolean isControl(int codePoint) {
+    int type = Character.getType(codePoint);
+    return Character.isISOControl(codePoint)
+        || type == Character.FORMAT
+        || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR;
   }
 
   static String organization(String field, String organization) {

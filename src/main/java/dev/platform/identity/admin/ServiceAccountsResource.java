@@ -19,7 +19,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Optional;
@@ -40,8 +40,13 @@ public final class ServiceAccountsResource {
   private final ScopeCatalog scopes;
   private final Clock clock;
   private final SecureRandom random;
+  private final URI issuer;
 
+  /**
+   * @param issuer the service's public base URL, which every {@code Location} starts with
+   */
   public ServiceAccountsResource(
+      URI issuer,
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
@@ -52,11 +57,11 @@ public final class ServiceAccountsResource {
     this.scopes = scopes;
     this.clock = clock;
     this.random = random;
+    this.issuer = issuer;
   }
 
   @POST
-  public Response create(
-      NewAccount body, @Context ContainerRequestContext request, @Context UriInfo uri) {
+  public Response create(NewAccount body, @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     if (body == null) {
       throw ApiError.badRequest("a JSON body is required");
@@ -68,8 +73,8 @@ public final class ServiceAccountsResource {
         ServiceAccount.create(UUID.randomUUID(), profile, digest.of(secret), clock.instant());
     accounts.add(account);
     caller.audit("account.create", account.clientId().toString());
-    return Response.created(
-            uri.getAbsolutePathBuilder().path(account.clientId().toString()).build())
+    // From the configured issuer, never the request's Host header (issue 26).
+    return Response.created(URI.create(issuer + "/admin/v1/service-accounts/" + account.clientId()))
         .entity(AccountJson.Created.from(account, secret))
         .build();
   }

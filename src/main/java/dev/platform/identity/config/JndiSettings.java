@@ -41,6 +41,8 @@ public final class JndiSettings {
   public static final String RSA_PROVIDER = "identity/rsaProvider";
   public static final String TRUSTED_PROXIES = "identity/trustedProxies";
   public static final String TOKEN_RATE_LIMIT = "identity/tokenRateLimit";
+  public static final String ADMIN_TOKEN_LIFETIME = "identity/adminTokenLifetime";
+  public static final String MANAGER_GRANTABLE_SCOPES = "identity/managerGrantableScopes";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -50,6 +52,11 @@ public final class JndiSettings {
 
   private static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final int MIN_BOOTSTRAP_SECRET = 32;
+
+  /** Any service's scope but this service's own: identity: scopes are never a manager's to give. */
+  private static final Pattern GRANTABLE_SCOPE =
+      Pattern.compile("(?!identity:)[a-z0-9_-]{1,100}:[A-Za-z0-9._*-]{1,200}");
+
   private static final Pattern IP_LITERAL =
       Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)");
 
@@ -105,7 +112,32 @@ public final class JndiSettings {
         rateLimitStore(),
         tokenRateLimit(),
         trustedProxies(),
-        rsaEngine());
+        rsaEngine(),
+        adminTokenLifetime(tokenLifetime),
+        managerGrantableScopes());
+  }
+
+  /** Unset: the token lifetime; else from a minute up to the token lifetime. */
+  private Duration adminTokenLifetime(Duration tokenLifetime) {
+    return optional(ADMIN_TOKEN_LIFETIME).isEmpty()
+        ? tokenLifetime
+        : duration(ADMIN_TOKEN_LIFETIME, Duration.ofMinutes(1), tokenLifetime, "PT1M");
+  }
+
+  /** Scopes as the catalog names them (service:name or service:*), comma- or space-separated. */
+  private List<String> managerGrantableScopes() {
+    List<String> scopes =
+        optional(MANAGER_GRANTABLE_SCOPES)
+            .map(text -> List.of(text.split("[,\\s]+")))
+            .orElse(List.of());
+    for (String scope : scopes) {
+      if (!GRANTABLE_SCOPE.matcher(scope).matches()) {
+        throw new InvalidSettingException(
+            MANAGER_GRANTABLE_SCOPES,
+            "must list scopes such as kitchen:orders.create or kitchen:*, not '" + scope + "'");
+      }
+    }
+    return scopes;
   }
 
   private URI issuer() {

@@ -22,6 +22,10 @@ import javax.crypto.SecretKey;
  * @param tokenRateLimit successful token requests per minute per client (SPEC 8: 60)
  * @param trustedProxies addresses of reverse proxies whose {@code X-Forwarded-For} is believed
  * @param rsaEngine which JCA provider makes the RSA signatures
+ * @param adminTokenLifetime lifetime of a token granted an {@code identity:} scope: at most {@code
+ *     tokenLifetime}, shorter where a stolen administrator's token should be worth less
+ * @param managerGrantableScopes scopes a caller without {@code identity:admin} may grant beyond its
+ *     own (wildcards allowed); empty: only its own
  */
 public record Settings(
     URI issuer,
@@ -35,7 +39,9 @@ public record Settings(
     RateLimitStore rateLimitStore,
     int tokenRateLimit,
     List<String> trustedProxies,
-    RsaEngine rsaEngine) {
+    RsaEngine rsaEngine,
+    Duration adminTokenLifetime,
+    List<String> managerGrantableScopes) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

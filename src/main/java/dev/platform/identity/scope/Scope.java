@@ -164,7 +164,15 @@ public class Scope {
    * covers only itself.
    */
   public boolean covers(Scope other) {
-    return name.equals(other.name) || (isWildcard() && service().equals(other.service()));
+    return covers(name, other.name);
+  }
+
+  /** {@link #covers(Scope)} for two well-formed names, neither of which need be in the catalog. */
+  public static boolean covers(String granted, String requested) {
+    return granted.equals(requested)
+        || granted.endsWith(":" + WILDCARD)
+            && requested.indexOf(':') > 0
+            && serviceOf(granted).equals(serviceOf(requested));
   }
 
   public boolean isWildcard() {

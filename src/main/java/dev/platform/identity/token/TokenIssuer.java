@@ -42,16 +42,27 @@ public final class TokenIssuer {
 
   private final URI issuer;
   private final Duration lifetime;
+  private final Duration adminLifetime;
   private final KeyRing keys;
   private final RsaProvider rsa;
   private final Clock clock;
 
   /**
+   * @param lifetime of every token (SPEC 8)
+   * @param adminLifetime of a token granted an {@code identity:} scope, at most {@code lifetime}: a
+   *     stolen administrator's token is worth the least
    * @param rsa the provider the key ring imported its private keys into; the signatures use it
    */
-  public TokenIssuer(URI issuer, Duration lifetime, KeyRing keys, RsaProvider rsa, Clock clock) {
+  public TokenIssuer(
+      URI issuer,
+      Duration lifetime,
+      Duration adminLifetime,
+      KeyRing keys,
+      RsaProvider rsa,
+      Clock clock) {
     this.issuer = issuer;
     this.lifetime = lifetime;
+    this.adminLifetime = adminLifetime;
     this.keys = keys;
     this.rsa = rsa;
     this.clock = clock;
@@ -60,10 +71,11 @@ public final class TokenIssuer {
   /** A signed access token for {@code account} carrying the granted {@code scopes}. */
   IssuedToken issue(ServiceAccount account, GrantedScopes granted) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-    Instant expiry = now.plus(lifetime);
+    List<String> scopes = granted.scopes();
+    boolean administers = scopes.stream().anyMatch(scope -> scope.startsWith("identity:"));
+    Instant expiry = now.plus(administers ? adminLifetime : lifetime);
     CurrentKey key = keys.current();
     String clientId = account.clientId().toString();
-    List<String> scopes = granted.scopes();
     AccessTokenClaims claims =
         new AccessTokenClaims(
             issuer.toString(),

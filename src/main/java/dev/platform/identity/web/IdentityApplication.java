@@ -68,10 +68,11 @@ final class IdentityApplication extends ResourceConfig {
             .clock(clock)
             .keyLocator(keyRing::publicKey)
             .build();
-    register(new AdminAuth(verifier, accounts, audit));
+    register(new AdminAuth(verifier, accounts, audit, settings.managerGrantableScopes()));
     register(new ApiErrorMapper());
     register(new InvalidJsonMapper());
-    register(new ServiceAccountsResource(accounts, digest, scopes, clock, random));
+    register(
+        new ServiceAccountsResource(settings.issuer(), accounts, digest, scopes, clock, random));
     register(new ScopesResource(scopes));
     register(new SigningKeysResource(keyRing, keyRotation));
   }

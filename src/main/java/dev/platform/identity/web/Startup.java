@@ -140,7 +140,13 @@ public class Startup implements ServletContextListener {
         .addFilter("rate-limit", new RateLimitFilter(rateLimiter(settings, clock), audit))
         .addMappingForUrlPatterns(null, false, "/oauth/token");
     TokenIssuer issuer =
-        new TokenIssuer(settings.issuer(), settings.tokenLifetime(), keyRing, rsa, clock);
+        new TokenIssuer(
+            settings.issuer(),
+            settings.tokenLifetime(),
+            settings.adminTokenLifetime(),
+            keyRing,
+            rsa,
+            clock);
     context
         .addServlet("token", new TokenServlet(accounts, digest, scopes, issuer, audit))
         .addMapping("/oauth/token");

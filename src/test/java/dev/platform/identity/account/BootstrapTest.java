@@ -52,7 +52,9 @@ class BootstrapTest {
         Settings.RateLimitStore.MEMORY,
         60,
         java.util.List.of(),
-        Settings.RsaEngine.JDK);
+        Settings.RsaEngine.JDK,
+        null,
+        java.util.List.of());
   }
 
   Bootstrap bootstrap(Database database) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.naming.CommunicationException;
@@ -45,6 +46,20 @@ class JndiSettingsTest {
     assertEquals(Duration.ofHours(25), settings.keySchedule().retention());
     assertEquals(Duration.ofSeconds(30), settings.keySchedule().refresh());
     assertEquals(Settings.RateLimitStore.MEMORY, settings.rateLimitStore());
+    assertEquals(Duration.ofDays(1), settings.adminTokenLifetime(), "unset: the token lifetime");
+    assertEquals(List.of(), settings.managerGrantableScopes());
+  }
+
+  @Test
+  void whenAdministrationSettingsAreGivenThenTheyAreRead() {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.ADMIN_TOKEN_LIFETIME, "PT1H");
+    entries.put(JndiSettings.MANAGER_GRANTABLE_SCOPES, "kitchen:*, catalog:products.view");
+
+    Settings settings = read(entries);
+
+    assertEquals(Duration.ofHours(1), settings.adminTokenLifetime());
+    assertEquals(List.of("kitchen:*", "catalog:products.view"), settings.managerGrantableScopes());
   }
 
   @Test
@@ -117,6 +132,11 @@ class JndiSettingsTest {
         "identity/trustedProxies | proxy.example.com | must list IP addresses",
         "identity/tokenRateLimit | 0 | must be from 1 to 1000000",
         "identity/tokenRateLimit | lots | is not a whole number",
+        "identity/adminTokenLifetime | P2D | must be at most PT24H",
+        "identity/adminTokenLifetime | PT10S | must be at least",
+        "identity/managerGrantableScopes | identity:admin | must list scopes",
+        "identity/managerGrantableScopes | kitchen:*, identity:* | must list scopes",
+        "identity/managerGrantableScopes | kitchen | must list scopes",
       })
   void whenEntryIsInvalidThenTheErrorNamesItAndSaysWhy(String entry, String value, String why) {
     Map<String, Object> entries = valid();

@@ -337,6 +337,8 @@ class AdminAttackIT {
             account("acme", List.of(), "identity:admin"),
             account("acme", List.of(), "identity:keys.manage"),
             account("acme", List.of("acme", "globex"), "kitchen:orders.create"),
+            account("acme", List.of(), "catalog:*"),
+            account("acme", List.of(), "kitchen:*"),
             account("globex", List.of(), "kitchen:orders.create"));
     SecondNode.Client within = account("acme", List.of("acme"), "kitchen:orders.create");
     String before = snapshot();
@@ -407,6 +409,55 @@ class AdminAttackIT {
     // Jersey's generated OPTIONS of an administration path is denied by default too.
     assertRefused(
         send(new Endpoint("OPTIONS", ""), "/admin/v1/scopes", null), Set.of(401), "OPTIONS");
+  }
+
+  @Test
+  void whenANameHoldsABidiOverrideOrALineSeparatorThenItIsRefused() {
+    String admin =
+        Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
+            .get("access_token")
+            .asText();
+    for (String name : List.of("a\u202Eb", "a\u2028b", "a\u2029b", "a\u0085b", "a\u200Fb")) {
+      HttpResponse<String> refused =
+          new Http(base)
+              .admin(
+                  "POST",
+                  "/service-accounts",
+                  admin,
+                  "{\"name\":\""
+                      + name
+                      + "\",\"organization_id\":\"acme\",\"scopes\":[\"kitchen:orders.create\"]}");
+      assertRefused(refused, Set.of(400), "name " + name.codePointAt(1));
+      assertTrue(Http.json(refused).get("message").asText().startsWith("name "));
+    }
+  }
+
+  @Test
+  void whenTheHostHeaderLiesThenLocationStillNamesTheIssuer() throws Exception {
+    String admin =
+        Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
+            .get("access_token")
+            .asText();
+    String body =
+        "{\"name\":\"n\",\"organization_id\":\"acme\",\"scopes\":[\"kitchen:orders.create\"]}";
+    String request =
+        "POST /admin/v1/service-accounts HTTP/1.1\r\nHost: evil.example\r\n"
+            + "Authorization: Bearer "
+            + admin
+            + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+            + body.length()
+            + "\r\n\r\n"
+            + body;
+    try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+      socket.setSoTimeout(20_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(answer.startsWith("HTTP/1.1 201"), answer);
+      assertTrue(
+          answer.contains("Location: " + Deployments.ISSUER + "/admin/v1/service-accounts/"),
+          answer);
+      assertFalse(answer.contains("evil.example"), answer);
+    }
   }
 
   /**

@@ -158,7 +158,7 @@ class AdminIT {
             .headers()
             .firstValue("Location")
             .orElseThrow()
-            .endsWith("/admin/v1/service-accounts/" + id));
+            .equals(Deployments.ISSUER + "/admin/v1/service-accounts/" + id));
     assertEquals(200, tokenResponse(id, secret).statusCode());
 
     JsonNode read = Http.json(call("GET", "/service-accounts/" + id, admin, null));
@@ -279,7 +279,7 @@ class AdminIT {
   @Test
   void whenATokenManagesAccountsOfOneOrganizationThenOthersAreOutOfReach() {
     String admin = adminToken();
-    Client manager = create(admin, account("org-m", "\"identity:accounts.manage\""));
+    Client manager = create(admin, account("org-m", "\"identity:accounts.manage\", \"catalog:*\""));
     String other = create(admin, account("org-n", "\"catalog:*\"")).id();
     String managerToken = token(manager.id(), manager.secret());
 
@@ -294,6 +294,13 @@ class AdminIT {
         List.of(
             call("POST", "/service-accounts", managerToken, account("org-n", "\"catalog:*\"")),
             call("POST", "/service-accounts", managerToken, account("org-m", "\"identity:admin\"")),
+            call("POST", "/service-accounts", managerToken, account("org-m", "\"kitchen:*\"")),
+            call(
+                "POST",
+                "/service-accounts",
+                managerToken,
+                "{\"name\":\"x\",\"organization_id\":\"org-m\",\"scopes\":[\"catalog:*\"],"
+                    + "\"service_name\":\"identity\"}"),
             call("GET", "/service-accounts?organization_id=org-n", managerToken, null),
             call("GET", "/signing-keys", managerToken, null),
             call("PUT", "/scopes/catalog:brands.view", managerToken, "{\"description\":\"d\"}"));

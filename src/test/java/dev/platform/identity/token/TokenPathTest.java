@@ -49,6 +49,7 @@ class TokenPathTest {
         new TokenIssuer(
             settings.issuer(),
             settings.tokenLifetime(),
+            settings.adminTokenLifetime(),
             node.ring(),
             RsaProvider.jdk(),
             Clock.systemUTC());
