@@ -1,7 +1,9 @@
 package dev.platform.identity.audit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +20,15 @@ public final class AuditLog {
   public static final String LOGGER = "dev.platform.identity.audit";
 
   private static final Logger LOG = Logger.getLogger(LOGGER);
-  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Every character outside ASCII is written as a {@code \\uXXXX} escape (control characters always
+   * are): a U+2028, U+2029 or U+0085 in a stranger's client_id or path must not start what looks
+   * like a new line in a log viewer, nor a U+202E turn the line around (issue 26).
+   */
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
+
   private static final int MAX_FIELD = 100;
   private static final String SOURCE = AuditLog.class.getName();
 

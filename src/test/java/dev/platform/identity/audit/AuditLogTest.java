@@ -51,4 +51,17 @@ class AuditLogTest {
     assertEquals("token.refuse", line.get("event").asText());
     assertTrue(line.get("target").isNull());
   }
+
+  @Test
+  void whenAnIdHoldsUnicodeLineSeparatorsOrBidiControlsThenTheLineIsPrintableAscii()
+      throws Exception {
+    String hostile = "a\u2028b\u2029c\u0085d\u202Ee\u00e9\u007f";
+
+    audit.record("admin.refuse", hostile, "/admin/v1/\u2028x", "unauthenticated", "127.0.0.1");
+
+    String line = capture.messages().get(0);
+    assertTrue(line.chars().allMatch(c -> c >= 0x20 && c < 0x7f || c == 0x7f), line);
+    assertTrue(line.contains("\\u2028") && line.contains("\\u202E"), line);
+    assertEquals(hostile, new ObjectMapper().readTree(line).get("actor").asText());
+  }
 }
