@@ -1,24 +1,16 @@
 package dev.platform.identity.verify;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.PublicKey;
-import java.security.spec.RSAPublicKeySpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,11 +23,11 @@ import java.util.regex.Pattern;
  * as one immutable snapshot: a {@link PublicKeyLocator} for services that verify tokens of this
  * identity service. The snapshot lives as long as the response's {@code max-age} allows, at most an
  * hour (SPEC 8). An unknown {@code kid} refetches the set, at most once per refetch interval, so
- * forged kids cannot flood the issuer; while the issuer is unreachable the last good set keeps
- * serving. Concurrent callers needing a fetch share one. Build with {@link #builder()}.
+ * forged kids cannot flood the issuer; while the issuer is unreachable, or answers with a set that
+ * has no usable key, the last good set keeps serving. An entry of the set that cannot be used is
+ * skipped. Concurrent callers needing a fetch share one. Build with {@link #builder()}.
  */
 public final class RemotePublicKeys implements PublicKeyLocator {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern MAX_AGE = Pattern.compile("max-age=(\\d+)");
   private static final Duration MIN_CACHE_TIME = Duration.ofSeconds(10);
 
@@ -164,40 +156,7 @@ public final class RemotePublicKeys implements PublicKeyLocator {
             .map(MAX_AGE::matcher)
             .filter(Matcher::find)
             .map(m -> Duration.ofSeconds(Long.parseLong(m.group(1))));
-    return new Fetched(keys(JSON.readTree(body)), maxAge);
-  }
-
-  /** SPEC 2.3: RSA signature keys for RS256; anything else in the set is skipped. */
-  private static Map<String, PublicKey> keys(JsonNode set) throws IOException {
-    JsonNode keys = set.path("keys");
-    if (!keys.isArray()) {
-      throw new IOException("the key set has no 'keys' array");
-    }
-    Map<String, PublicKey> found = new HashMap<>();
-    for (JsonNode jwk : keys) {
-      String kid = jwk.path("kid").asText("");
-      boolean usable =
-          !kid.isEmpty()
-              && jwk.path("kty").asText().equals("RSA")
-              && jwk.path("use").asText("sig").equals("sig")
-              && jwk.path("alg").asText(BearerVerifier.ALGORITHM).equals(BearerVerifier.ALGORITHM);
-      if (usable) {
-        found.put(kid, rsa(jwk.path("n").asText(), jwk.path("e").asText()));
-      }
-    }
-    return Map.copyOf(found);
-  }
-
-  private static PublicKey rsa(String n, String e) throws IOException {
-    try {
-      Base64.Decoder base64url = Base64.getUrlDecoder();
-      return KeyFactory.getInstance("RSA")
-          .generatePublic(
-              new RSAPublicKeySpec(
-                  new BigInteger(1, base64url.decode(n)), new BigInteger(1, base64url.decode(e))));
-    } catch (GeneralSecurityException | IllegalArgumentException ex) {
-      throw new IOException("a key of the set is not a valid RSA key", ex);
-    }
+    return new Fetched(JwkSet.usableKeys(body), maxAge);
   }
 
   /** Sets where the keys come from and how they are cached; {@link #build()} makes the source. */
@@ -208,7 +167,7 @@ public final class RemotePublicKeys implements PublicKeyLocator {
     private Duration refetchInterval = Duration.ofSeconds(60);
     private Duration connectTimeout = Duration.ofSeconds(2);
     private Duration readTimeout = Duration.ofSeconds(5);
-    private int maxBytes = 64 * 1024;
+    private int maxBytes = 256 * 1024;
     private Duration maxCacheTime = Duration.ofHours(1);
 
     private Builder() {}
@@ -255,7 +214,7 @@ public final class RemotePublicKeys implements PublicKeyLocator {
       return this;
     }
 
-    /** The largest key set accepted (default 64 KiB). */
+    /** The largest key set accepted (default 256 KiB); a larger one counts as a failed fetch. */
     public Builder maxBytes(int maxBytes) {
       this.maxBytes = maxBytes;
       return this;

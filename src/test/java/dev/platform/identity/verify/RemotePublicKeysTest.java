@@ -3,6 +3,7 @@ package dev.platform.identity.verify;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.platform.identity.key.MutableClock;
@@ -26,9 +27,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The remote key source against a stub issuer on 127.0.0.1: counts, faults, and the clock. */
 class RemotePublicKeysTest {
@@ -191,7 +196,7 @@ class RemotePublicKeysTest {
 
   @Test
   void whenTheSetIsTooLargeOrNotAKeySetThenItIsRefused() {
-    keySet = set(jwk("k1", FIRST)) + " ".repeat(70_000);
+    keySet = set(jwk("k1", FIRST)) + " ".repeat(256 * 1024);
     assertThrows(UncheckedIOException.class, () -> keys().find("k1"));
 
     keySet = "{\"nope\":[]}";
@@ -237,5 +242,55 @@ class RemotePublicKeysTest {
       assertTrue(caller.get(10, TimeUnit.SECONDS).isPresent());
     }
     assertEquals(2, fetches.get());
+  }
+
+  @Test
+  void whenTheSetIsLargerThan64KiBButWithin256KiBThenItIsAccepted() {
+    keySet = set(jwk("k1", FIRST)) + " ".repeat(200 * 1024);
+
+    assertEquals(Optional.of(FIRST.getPublic()), keys().find("k1"));
+  }
+
+  @Test
+  void whenSomeEntriesCannotBeParsedThenTheyAreSkippedAndTheOthersServe() {
+    keySet =
+        set(
+            jwk("ec", SECOND).replace("\"kty\":\"RSA\"", "\"kty\":\"EC\""),
+            jwk("bad-n", SECOND).replaceFirst("\"n\":\"[^\"]*\"", "\"n\":\"not base64url!\""),
+            jwk("bad-e", SECOND).replaceFirst("\"e\":\"[^\"]*\"", "\"e\":\"%%\""),
+            jwk("tiny-n", SECOND).replaceFirst("\"n\":\"[^\"]*\"", "\"n\":\"AQAB\""),
+            jwk("", SECOND).replace("\"kid\":\"\",", ""),
+            "42",
+            jwk("k1", FIRST));
+    RemotePublicKeys keys = keys();
+
+    assertEquals(Optional.of(FIRST.getPublic()), keys.find("k1"));
+    for (String skipped : List.of("ec", "bad-n", "bad-e", "tiny-n")) {
+      assertEquals(Optional.empty(), keys.find(skipped), skipped);
+    }
+  }
+
+  static Stream<Arguments> failedFetches() {
+    String k2 = jwk("k2", SECOND);
+    return Stream.of(
+        arguments("503", 503, set(k2)),
+        arguments("not JSON", 200, "<html>"),
+        arguments("no keys array", 200, "{\"nope\":[]}"),
+        arguments("an empty set", 200, set()),
+        arguments("no usable key", 200, set(k2.replace("RS256", "PS256"))),
+        arguments("over 256 KiB", 200, set(k2) + " ".repeat(256 * 1024)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("failedFetches")
+  void whenARefreshFailsThenTheLastGoodSetKeepsServing(String failure, int answer, String body) {
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+    status = answer;
+    keySet = body;
+    clock.advance(Duration.ofMinutes(11));
+
+    assertEquals(Optional.empty(), keys.find("k2"), "waited for the refresh, which failed");
+    assertEquals(Optional.of(FIRST.getPublic()), keys.find("k1"));
   }
 }
