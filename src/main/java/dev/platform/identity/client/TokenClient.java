@@ -24,9 +24,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Gets and keeps an access token for one service account (OAuth 2.0 client credentials). Follows
  * SPEC 5.6 and 7.3: the token is cached in memory and renewed when less than 5 minutes remain, by
  * one caller while the others keep using the still-valid token; a 401 from an API is reported with
- * {@link #reportUnauthorized}; 429 waits {@code retry_after} and 5xx backs off exponentially with
- * jitter, a bounded number of times; other statuses are final ({@link TokenClientException}).
- * Immutable configuration, thread-safe; never logs or shows the secret or the token.
+ * {@link #reportUnauthorized}; 429 waits {@code retry_after} (at most 5 minutes by default) and 5xx
+ * backs off exponentially with jitter, a bounded number of times; other statuses are final ({@link
+ * TokenClientException}). Immutable configuration, thread-safe; never logs or shows the secret or
+ * the token.
  */
 public final class TokenClient {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,6 +47,7 @@ public final class TokenClient {
   private final int maxAttempts;
   private final Duration firstBackoff;
   private final Duration maxBackoff;
+  private final Duration maxRetryAfter;
   private final Duration requestTimeout;
 
   private final AtomicReference<CachedToken> current = new AtomicReference<>();
@@ -68,6 +70,7 @@ public final class TokenClient {
     this.maxAttempts = b.maxAttempts;
     this.firstBackoff = b.firstBackoff;
     this.maxBackoff = b.maxBackoff;
+    this.maxRetryAfter = b.maxRetryAfter;
     this.requestTimeout = b.requestTimeout;
   }
 
@@ -204,12 +207,14 @@ public final class TokenClient {
     return new CachedToken(token, clock.instant().plusSeconds(expiresIn));
   }
 
-  private static Duration retryAfter(HttpResponse<String> response, JsonNode body) {
+  /** The server's wish, capped: a {@code retry_after} of days must not park the client. */
+  private Duration retryAfter(HttpResponse<String> response, JsonNode body) {
     long seconds = body.path("retry_after").asLong(0);
     if (seconds <= 0) {
       seconds = response.headers().firstValue("Retry-After").map(TokenClient::seconds).orElse(1L);
     }
-    return Duration.ofSeconds(Math.max(1, seconds));
+    Duration asked = Duration.ofSeconds(Math.max(1, seconds));
+    return asked.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : asked;
   }
 
   private static long seconds(String text) {
@@ -276,6 +281,7 @@ public final class TokenClient {
     private int maxAttempts = 5;
     private Duration firstBackoff = Duration.ofMillis(200);
     private Duration maxBackoff = Duration.ofSeconds(10);
+    private Duration maxRetryAfter = Duration.ofMinutes(5);
     private Duration requestTimeout = Duration.ofSeconds(10);
 
     private Builder() {}
@@ -334,6 +340,15 @@ public final class TokenClient {
       return this;
     }
 
+    /**
+     * The longest wait a 429's {@code retry_after} (or {@code Retry-After}) can ask for (default 5
+     * minutes); a longer one is cut to this.
+     */
+    public Builder maxRetryAfter(Duration maxRetryAfter) {
+      this.maxRetryAfter = Objects.requireNonNull(maxRetryAfter);
+      return this;
+    }
+
     public Builder requestTimeout(Duration timeout) {
       this.requestTimeout = timeout;
       return this;
@@ -345,6 +360,9 @@ public final class TokenClient {
       }
       if (maxAttempts < 1) {
         throw new IllegalStateException("at least one attempt");
+      }
+      if (maxRetryAfter.isNegative()) {
+        throw new IllegalStateException("the retry cap must not be negative");
       }
       return new TokenClient(this);
     }

@@ -197,6 +197,46 @@ class TokenClientTest {
   }
 
   @Test
+  void whenTheServiceAsksToRetryAfterDaysThenTheWaitIsCappedAtFiveMinutes() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(
+                    429, "{\"error\":\"rate_limit_exceeded\",\"retry_after\":999999}", "999999")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().build().token());
+
+    assertEquals(List.of(Duration.ofMinutes(5)), waits);
+  }
+
+  @Test
+  void whenOnlyTheRetryAfterHeaderAsksForDaysThenTheWaitIsCappedToo() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(429, "{\"error\":\"rate_limit_exceeded\"}", "999999")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().build().token());
+
+    assertEquals(List.of(Duration.ofMinutes(5)), waits);
+  }
+
+  @Test
+  void whenTheRetryAfterCapIsSetThenLongerWaitsAreCutToIt() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(429, "{\"error\":\"rate_limit_exceeded\",\"retry_after\":120}", "120")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().maxRetryAfter(Duration.ofSeconds(30)).build().token());
+
+    assertEquals(List.of(Duration.ofSeconds(30)), waits);
+  }
+
+  @Test
   void whenTheServiceFailsWith5xxThenBackoffIsExponentialBoundedAndFinallyFails() {
     replies = n -> new Reply(503, "{\"error\":\"server_error\"}", null);
     TokenClient client =
