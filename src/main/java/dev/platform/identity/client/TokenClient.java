@@ -8,6 +8,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -26,8 +31,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * one caller while the others keep using the still-valid token; a 401 from an API is reported with
  * {@link #reportUnauthorized}; 429 waits {@code retry_after} (at most 5 minutes by default) and 5xx
  * backs off exponentially with jitter, a bounded number of times; other statuses are final ({@link
- * TokenClientException}). Immutable configuration, thread-safe; never logs or shows the secret or
- * the token.
+ * TokenClientException}). Each request has a deadline over the whole exchange, body included.
+ * Immutable configuration, thread-safe; never logs or shows the secret or the token.
  */
 public final class TokenClient {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -142,7 +147,7 @@ public final class TokenClient {
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       Duration wait;
       try {
-        HttpResponse<String> response = http.send(request(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = send(request());
         int status = response.statusCode();
         JsonNode body = json(response.body());
         if (status == 200) {
@@ -170,6 +175,25 @@ public final class TokenClient {
       }
     }
     throw last;
+  }
+
+  /**
+   * The request's own timeout ends when the headers arrive; the deadline here covers the body too,
+   * so a server that stalls mid-body fails the attempt like any I/O failure.
+   */
+  private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+    CompletableFuture<HttpResponse<String>> exchange =
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+    try {
+      return exchange.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new HttpTimeoutException("no complete answer within " + requestTimeout);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } finally {
+      // Closes the connection of an exchange still running; nothing once it is done.
+      exchange.cancel(true);
+    }
   }
 
   private HttpRequest request() {
@@ -349,8 +373,14 @@ public final class TokenClient {
       return this;
     }
 
+    /**
+     * The deadline of one token request, from connecting to the last byte of the response body
+     * (default 10 s). A request still running then is abandoned, its connection closed, and counts
+     * as an I/O failure, which is retried; so a server that sends its headers and then stalls holds
+     * a caller at most the attempts times this, plus the backoffs.
+     */
     public Builder requestTimeout(Duration timeout) {
-      this.requestTimeout = timeout;
+      this.requestTimeout = Objects.requireNonNull(timeout);
       return this;
     }
 
@@ -361,8 +391,9 @@ public final class TokenClient {
       if (maxAttempts < 1) {
         throw new IllegalStateException("at least one attempt");
       }
-      if (maxRetryAfter.isNegative()) {
-        throw new IllegalStateException("the retry cap must not be negative");
+      if (requestTimeout.isNegative() || requestTimeout.isZero() || maxRetryAfter.isNegative()) {
+        throw new IllegalStateException(
+            "the request timeout must be positive, the retry cap not negative");
       }
       return new TokenClient(this);
     }
