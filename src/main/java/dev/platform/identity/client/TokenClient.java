@@ -8,6 +8,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,10 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,8 +29,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Gets and keeps an access token for one service account (OAuth 2.0 client credentials). Follows
  * SPEC 5.6 and 7.3: the token is cached in memory and renewed when less than 5 minutes remain, by
  * one caller while the others keep using the still-valid token; a 401 from an API is reported with
- * {@link #reportUnauthorized}; 429 waits {@code retry_after} and 5xx backs off exponentially with
- * jitter, a bounded number of times; other statuses are final ({@link TokenClientException}).
+ * {@link #reportUnauthorized}; 429 waits {@code retry_after} (at most 5 minutes by default) and 5xx
+ * backs off exponentially with jitter, a bounded number of times; other statuses are final ({@link
+ * TokenClientException}). Each request has a deadline over the whole exchange, body included.
  * Immutable configuration, thread-safe; never logs or shows the secret or the token.
  */
 public final class TokenClient {
@@ -46,6 +52,7 @@ public final class TokenClient {
   private final int maxAttempts;
   private final Duration firstBackoff;
   private final Duration maxBackoff;
+  private final Duration maxRetryAfter;
   private final Duration requestTimeout;
 
   private final AtomicReference<CachedToken> current = new AtomicReference<>();
@@ -68,6 +75,7 @@ public final class TokenClient {
     this.maxAttempts = b.maxAttempts;
     this.firstBackoff = b.firstBackoff;
     this.maxBackoff = b.maxBackoff;
+    this.maxRetryAfter = b.maxRetryAfter;
     this.requestTimeout = b.requestTimeout;
   }
 
@@ -139,7 +147,7 @@ public final class TokenClient {
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       Duration wait;
       try {
-        HttpResponse<String> response = http.send(request(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = send(request());
         int status = response.statusCode();
         JsonNode body = json(response.body());
         if (status == 200) {
@@ -167,6 +175,25 @@ public final class TokenClient {
       }
     }
     throw last;
+  }
+
+  /**
+   * The request's own timeout ends when the headers arrive; the deadline here covers the body too,
+   * so a server that stalls mid-body fails the attempt like any I/O failure.
+   */
+  private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+    CompletableFuture<HttpResponse<String>> exchange =
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+    try {
+      return exchange.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new HttpTimeoutException("no complete answer within " + requestTimeout);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } finally {
+      // Closes the connection of an exchange still running; nothing once it is done.
+      exchange.cancel(true);
+    }
   }
 
   private HttpRequest request() {
@@ -204,12 +231,14 @@ public final class TokenClient {
     return new CachedToken(token, clock.instant().plusSeconds(expiresIn));
   }
 
-  private static Duration retryAfter(HttpResponse<String> response, JsonNode body) {
+  /** The server's wish, capped: a {@code retry_after} of days must not park the client. */
+  private Duration retryAfter(HttpResponse<String> response, JsonNode body) {
     long seconds = body.path("retry_after").asLong(0);
     if (seconds <= 0) {
       seconds = response.headers().firstValue("Retry-After").map(TokenClient::seconds).orElse(1L);
     }
-    return Duration.ofSeconds(Math.max(1, seconds));
+    Duration asked = Duration.ofSeconds(Math.max(1, seconds));
+    return asked.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : asked;
   }
 
   private static long seconds(String text) {
@@ -276,6 +305,7 @@ public final class TokenClient {
     private int maxAttempts = 5;
     private Duration firstBackoff = Duration.ofMillis(200);
     private Duration maxBackoff = Duration.ofSeconds(10);
+    private Duration maxRetryAfter = Duration.ofMinutes(5);
     private Duration requestTimeout = Duration.ofSeconds(10);
 
     private Builder() {}
@@ -334,8 +364,23 @@ public final class TokenClient {
       return this;
     }
 
+    /**
+     * The longest wait a 429's {@code retry_after} (or {@code Retry-After}) can ask for (default 5
+     * minutes); a longer one is cut to this.
+     */
+    public Builder maxRetryAfter(Duration maxRetryAfter) {
+      this.maxRetryAfter = Objects.requireNonNull(maxRetryAfter);
+      return this;
+    }
+
+    /**
+     * The deadline of one token request, from connecting to the last byte of the response body
+     * (default 10 s). A request still running then is abandoned, its connection closed, and counts
+     * as an I/O failure, which is retried; so a server that sends its headers and then stalls holds
+     * a caller at most the attempts times this, plus the backoffs.
+     */
     public Builder requestTimeout(Duration timeout) {
-      this.requestTimeout = timeout;
+      this.requestTimeout = Objects.requireNonNull(timeout);
       return this;
     }
 
@@ -345,6 +390,10 @@ public final class TokenClient {
       }
       if (maxAttempts < 1) {
         throw new IllegalStateException("at least one attempt");
+      }
+      if (requestTimeout.isNegative() || requestTimeout.isZero() || maxRetryAfter.isNegative()) {
+        throw new IllegalStateException(
+            "the request timeout must be positive, the retry cap not negative");
       }
       return new TokenClient(this);
     }

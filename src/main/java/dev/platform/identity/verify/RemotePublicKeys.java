@@ -1,73 +1,75 @@
 package dev.platform.identity.verify;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.math.BigInteger;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
+import java.net.http.HttpTimeoutException;
 import java.security.PublicKey;
-import java.security.spec.RSAPublicKeySpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Base64;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The issuer's public keys, fetched from {@code GET {issuer}/api/public-keys} (SPEC 4.2) and cached
  * as one immutable snapshot: a {@link PublicKeyLocator} for services that verify tokens of this
  * identity service. The snapshot lives as long as the response's {@code max-age} allows, at most an
  * hour (SPEC 8). An unknown {@code kid} refetches the set, at most once per refetch interval, so
- * forged kids cannot flood the issuer; while the issuer is unreachable the last good set keeps
- * serving. Concurrent callers needing a fetch share one. Build with {@link #builder()}.
+ * forged kids cannot flood the issuer. Build with {@link #builder()}.
+ *
+ * <p>One refresh runs at a time, in the background, and the last good set keeps serving while it
+ * runs and after it fails: a caller whose {@code kid} is known never waits, a caller whose {@code
+ * kid} is unknown waits for the refresh at most the read timeout, which is the deadline of the
+ * whole fetch (connect, headers and body). An entry of the set that cannot be used is skipped.
  */
 public final class RemotePublicKeys implements PublicKeyLocator {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern MAX_AGE = Pattern.compile("max-age=(\\d+)");
   private static final Duration MIN_CACHE_TIME = Duration.ofSeconds(10);
 
   private final URI keySetUri;
-  private final HttpClient http;
+  private final KeySetFetch fetch;
   private final Clock clock;
   private final Duration refetchInterval;
-  private final Duration readTimeout;
-  private final int maxBytes;
+  private final Duration deadline;
   private final Duration maxCacheTime;
   private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(Snapshot.EMPTY);
-  private final Object fetching = new Object();
+  private final AtomicReference<CompletableFuture<Snapshot>> refreshing = new AtomicReference<>();
 
-  /** The keys of one fetch, and until when they are fresh. */
+  /** The keys of one fetch, until when they are fresh, and when an unknown kid last fetched. */
   private record Snapshot(Map<String, PublicKey> keys, Instant freshUntil, Instant lastMissFetch) {
     static final Snapshot EMPTY = new Snapshot(Map.of(), Instant.MIN, Instant.MIN);
+
+    boolean isStaleAt(Instant now) {
+      return now.isAfter(freshUntil);
+    }
+
+    boolean allowsMissFetchAt(Instant now, Duration refetchInterval) {
+      return !now.isBefore(lastMissFetch.plus(refetchInterval));
+    }
   }
 
   private RemotePublicKeys(Builder builder) {
     this.keySetUri = builder.keySetUri;
     this.clock = builder.clock;
     this.refetchInterval = builder.refetchInterval;
-    this.readTimeout = builder.readTimeout;
-    this.maxBytes = builder.maxBytes;
+    this.deadline = builder.readTimeout;
     this.maxCacheTime = builder.maxCacheTime;
-    this.http =
+    HttpClient http =
         builder.http != null
             ? builder.http
             : HttpClient.newBuilder()
                 .connectTimeout(builder.connectTimeout)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
+    this.fetch = new KeySetFetch(keySetUri, http, deadline, builder.maxBytes);
   }
 
   /** A builder; the issuer's base URL (or the key set's own URL) is required. */
@@ -76,8 +78,9 @@ public final class RemotePublicKeys implements PublicKeyLocator {
   }
 
   /**
-   * The key {@code kid}: from the cached set, refetched when the set is stale or (at most once per
-   * refetch interval) when the kid is unknown.
+   * The key {@code kid} from the last good set. A stale set is refreshed in the background while it
+   * keeps answering; an unknown kid waits for a refresh (at most once per refetch interval unless
+   * the set is stale) for at most the read timeout.
    *
    * @throws UncheckedIOException when no key set was ever fetched and the issuer cannot be reached
    *     (a server-side failure, not a verdict on the token)
@@ -86,41 +89,93 @@ public final class RemotePublicKeys implements PublicKeyLocator {
   public Optional<PublicKey> find(String kid) {
     Instant now = clock.instant();
     Snapshot held = snapshot.get();
-    if (now.isAfter(held.freshUntil())) {
-      held = refresh(held, now, false);
-    }
+    boolean stale = held.isStaleAt(now);
     PublicKey key = held.keys().get(kid);
-    if (key == null && !now.isBefore(held.lastMissFetch().plus(refetchInterval))) {
-      key = refresh(held, now, true).keys().get(kid);
+    if (key != null) {
+      if (stale) {
+        refresh(held, now, false);
+      }
+      return Optional.of(key);
     }
-    return Optional.ofNullable(key);
+    CompletableFuture<Snapshot> running = refreshing.get();
+    if (running == null && (stale || held.allowsMissFetchAt(now, refetchInterval))) {
+      running = refresh(held, now, !stale);
+    }
+    return running == null ? Optional.empty() : Optional.ofNullable(await(running).keys().get(kid));
   }
 
-  /** One fetch at a time; a caller that waited for another's fetch uses its result. */
-  private Snapshot refresh(Snapshot seen, Instant now, boolean miss) {
-    synchronized (fetching) {
-      Snapshot current = snapshot.get();
-      if (current != seen) {
-        return current;
-      }
-      Instant lastMiss = miss ? now : current.lastMissFetch();
-      Snapshot next;
-      try {
-        Fetched fetched = fetch();
-        next = new Snapshot(fetched.keys(), now.plus(cacheTime(fetched.maxAge())), lastMiss);
-      } catch (IOException | RuntimeException e) {
-        if (current.keys().isEmpty()) {
-          snapshot.set(new Snapshot(Map.of(), Instant.MIN, lastMiss));
-          throw new UncheckedIOException(
-              "the issuer's public keys cannot be fetched from " + keySetUri,
-              e instanceof IOException io ? io : new IOException(e));
-        }
-        // Keep serving the last good keys; try again after a refetch interval.
-        next = new Snapshot(current.keys(), now.plus(refetchInterval), lastMiss);
-      }
-      snapshot.set(next);
-      return next;
+  /**
+   * Starts a refresh, or joins the one under way: single flight without a lock, so no caller waits
+   * behind another's fetch. The next snapshot is published before the refresh ends.
+   */
+  private CompletableFuture<Snapshot> refresh(Snapshot held, Instant now, boolean miss) {
+    CompletableFuture<Snapshot> mine = new CompletableFuture<>();
+    CompletableFuture<Snapshot> running = refreshing.compareAndExchange(null, mine);
+    if (running != null) {
+      return running;
     }
+    Snapshot current = snapshot.get();
+    Instant lastMiss = miss ? now : held.lastMissFetch();
+    CompletableFuture<Snapshot> next =
+        current != held
+            // Another refresh ended after this caller looked: its set stands.
+            ? CompletableFuture.completedFuture(current)
+            : fetch
+                .start()
+                .handle((fetched, failure) -> next(held, now, lastMiss, fetched, failure));
+    next.whenComplete(
+        (result, failure) -> {
+          if (result != null) {
+            snapshot.set(result);
+          }
+          refreshing.set(null);
+          if (failure != null) {
+            mine.completeExceptionally(failure);
+          } else {
+            mine.complete(result);
+          }
+        });
+    return mine;
+  }
+
+  private Snapshot next(
+      Snapshot held, Instant now, Instant lastMiss, KeySetFetch.Result fetched, Throwable failure) {
+    if (fetched != null) {
+      return new Snapshot(fetched.keys(), now.plus(cacheTime(fetched.maxAge())), lastMiss);
+    }
+    if (held.keys().isEmpty()) {
+      throw unreachable(failure);
+    }
+    // Keep serving the last good keys; try again after a refetch interval.
+    return new Snapshot(held.keys(), now.plus(refetchInterval), lastMiss);
+  }
+
+  /** The refresh ends itself at the deadline; a waiter's own bound is only a backstop. */
+  private Snapshot await(CompletableFuture<Snapshot> refresh) {
+    try {
+      return refresh.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw unreachable(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unreachable(e);
+    } catch (TimeoutException e) {
+      Snapshot held = snapshot.get();
+      if (held.keys().isEmpty()) {
+        throw unreachable(new HttpTimeoutException("no key set within " + deadline));
+      }
+      return held;
+    }
+  }
+
+  private UncheckedIOException unreachable(Throwable failure) {
+    Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+    if (cause instanceof UncheckedIOException done) {
+      return done;
+    }
+    return new UncheckedIOException(
+        "the issuer's public keys cannot be fetched from " + keySetUri,
+        cause instanceof IOException io ? io : new IOException(cause));
   }
 
   private Duration cacheTime(Optional<Duration> maxAge) {
@@ -131,73 +186,12 @@ public final class RemotePublicKeys implements PublicKeyLocator {
     return time.compareTo(MIN_CACHE_TIME) < 0 ? MIN_CACHE_TIME : time;
   }
 
-  private record Fetched(Map<String, PublicKey> keys, Optional<Duration> maxAge) {}
-
-  private Fetched fetch() throws IOException {
-    HttpRequest request =
-        HttpRequest.newBuilder(keySetUri)
-            .timeout(readTimeout)
-            .header("Accept", "application/json")
-            .GET()
-            .build();
-    HttpResponse<InputStream> response;
-    try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while fetching " + keySetUri, e);
-    }
-    byte[] body;
-    try (InputStream in = response.body()) {
-      body = in.readNBytes(maxBytes + 1);
-    }
-    if (response.statusCode() != 200) {
-      throw new IOException(keySetUri + " answered " + response.statusCode());
-    }
-    if (body.length > maxBytes) {
-      throw new IOException(keySetUri + " sent more than " + maxBytes + " bytes");
-    }
-    Optional<Duration> maxAge =
-        response
-            .headers()
-            .firstValue("Cache-Control")
-            .map(MAX_AGE::matcher)
-            .filter(Matcher::find)
-            .map(m -> Duration.ofSeconds(Long.parseLong(m.group(1))));
-    return new Fetched(keys(JSON.readTree(body)), maxAge);
-  }
-
-  /** SPEC 2.3: RSA signature keys for RS256; anything else in the set is skipped. */
-  private static Map<String, PublicKey> keys(JsonNode set) throws IOException {
-    JsonNode keys = set.path("keys");
-    if (!keys.isArray()) {
-      throw new IOException("the key set has no 'keys' array");
-    }
-    Map<String, PublicKey> found = new HashMap<>();
-    for (JsonNode jwk : keys) {
-      String kid = jwk.path("kid").asText("");
-      boolean usable =
-          !kid.isEmpty()
-              && jwk.path("kty").asText().equals("RSA")
-              && jwk.path("use").asText("sig").equals("sig")
-              && jwk.path("alg").asText(BearerVerifier.ALGORITHM).equals(BearerVerifier.ALGORITHM);
-      if (usable) {
-        found.put(kid, rsa(jwk.path("n").asText(), jwk.path("e").asText()));
-      }
-    }
-    return Map.copyOf(found);
-  }
-
-  private static PublicKey rsa(String n, String e) throws IOException {
-    try {
-      Base64.Decoder base64url = Base64.getUrlDecoder();
-      return KeyFactory.getInstance("RSA")
-          .generatePublic(
-              new RSAPublicKeySpec(
-                  new BigInteger(1, base64url.decode(n)), new BigInteger(1, base64url.decode(e))));
-    } catch (GeneralSecurityException | IllegalArgumentException ex) {
-      throw new IOException("a key of the set is not a valid RSA key", ex);
-    }
+  /** For tests: completes when the refresh under way, if any, has ended. */
+  CompletableFuture<?> refreshEnded() {
+    CompletableFuture<Snapshot> running = refreshing.get();
+    return running == null
+        ? CompletableFuture.completedFuture(null)
+        : running.handle((result, failure) -> null);
   }
 
   /** Sets where the keys come from and how they are cached; {@link #build()} makes the source. */
@@ -208,7 +202,7 @@ public final class RemotePublicKeys implements PublicKeyLocator {
     private Duration refetchInterval = Duration.ofSeconds(60);
     private Duration connectTimeout = Duration.ofSeconds(2);
     private Duration readTimeout = Duration.ofSeconds(5);
-    private int maxBytes = 64 * 1024;
+    private int maxBytes = 256 * 1024;
     private Duration maxCacheTime = Duration.ofHours(1);
 
     private Builder() {}
@@ -243,19 +237,24 @@ public final class RemotePublicKeys implements PublicKeyLocator {
       return this;
     }
 
-    /** Connect timeout of the default HTTP client (default 2 s). */
+    /** Connect timeout of the default HTTP client (default 2 s), within the read timeout. */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = timeout;
       return this;
     }
 
-    /** Time allowed for the whole response (default 5 s). */
+    /**
+     * The deadline of one fetch, from connecting to the last byte of the body (default 5 s). A
+     * fetch still running then is abandoned, its connection closed, and counts as failed; a caller
+     * whose kid is unknown waits for a fetch at most this long. A server that sends its headers and
+     * then stalls holds nobody longer.
+     */
     public Builder readTimeout(Duration timeout) {
       this.readTimeout = timeout;
       return this;
     }
 
-    /** The largest key set accepted (default 64 KiB). */
+    /** The largest key set accepted (default 256 KiB); a larger one counts as a failed fetch. */
     public Builder maxBytes(int maxBytes) {
       this.maxBytes = maxBytes;
       return this;
@@ -272,7 +271,10 @@ public final class RemotePublicKeys implements PublicKeyLocator {
       if (keySetUri == null) {
         throw new IllegalStateException("the issuer (or the key set URL) is required");
       }
-      if (refetchInterval.isNegative() || readTimeout.isNegative() || maxBytes < 1) {
+      if (refetchInterval.isNegative()
+          || readTimeout.isNegative()
+          || readTimeout.isZero()
+          || maxBytes < 1) {
         throw new IllegalStateException("timeouts and sizes must be positive");
       }
       return new RemotePublicKeys(this);

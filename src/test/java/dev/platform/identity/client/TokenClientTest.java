@@ -2,15 +2,19 @@ package dev.platform.identity.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.platform.identity.key.MutableClock;
+import dev.platform.identity.verify.StallingServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,6 +47,7 @@ class TokenClientTest {
   volatile IntFunction<Reply> replies = n -> Reply.token("t" + n, 3600);
   volatile CountDownLatch hold = new CountDownLatch(0);
   HttpServer server;
+  ExecutorService serverThreads;
 
   record Reply(int status, String body, String retryAfter) {
     static Reply token(String value, long expiresIn) {
@@ -60,7 +65,8 @@ class TokenClientTest {
   @BeforeEach
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setExecutor(Executors.newCachedThreadPool());
+    serverThreads = Executors.newCachedThreadPool();
+    server.setExecutor(serverThreads);
     server.createContext(
         "/oauth/token",
         exchange -> {
@@ -87,7 +93,9 @@ class TokenClientTest {
 
   @AfterEach
   void stop() {
+    hold.countDown();
     server.stop(0);
+    serverThreads.shutdownNow();
   }
 
   TokenClient.Builder builder() {
@@ -194,6 +202,73 @@ class TokenClientTest {
     assertEquals("t2", builder().build().token());
 
     assertEquals(List.of(Duration.ofSeconds(7)), waits);
+  }
+
+  @Test
+  void whenTheServiceAsksToRetryAfterDaysThenTheWaitIsCappedAtFiveMinutes() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(
+                    429, "{\"error\":\"rate_limit_exceeded\",\"retry_after\":999999}", "999999")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().build().token());
+
+    assertEquals(List.of(Duration.ofMinutes(5)), waits);
+  }
+
+  @Test
+  void whenOnlyTheRetryAfterHeaderAsksForDaysThenTheWaitIsCappedToo() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(429, "{\"error\":\"rate_limit_exceeded\"}", "999999")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().build().token());
+
+    assertEquals(List.of(Duration.ofMinutes(5)), waits);
+  }
+
+  @Test
+  void whenTheRetryAfterCapIsSetThenLongerWaitsAreCutToIt() {
+    replies =
+        n ->
+            n == 1
+                ? new Reply(429, "{\"error\":\"rate_limit_exceeded\",\"retry_after\":120}", "120")
+                : Reply.token("t" + n, 3600);
+
+    assertEquals("t2", builder().maxRetryAfter(Duration.ofSeconds(30)).build().token());
+
+    assertEquals(List.of(Duration.ofSeconds(30)), waits);
+  }
+
+  @Test
+  void whenTheServiceStallsMidBodyThenTheRequestFailsByItsDeadline() throws Exception {
+    Duration deadline = Duration.ofMillis(300);
+    try (StallingServer stub =
+        StallingServer.start(n -> StallingServer.Reply.stalling(200, 4096, "{\"access_"))) {
+      TokenClient client =
+          TokenClient.builder()
+              .baseUrl(stub.uri())
+              .credentials(ID, SECRET)
+              .clock(clock)
+              .sleeper(waits::add)
+              .retries(1, Duration.ofMillis(200), Duration.ofSeconds(1))
+              .requestTimeout(deadline)
+              .build();
+
+      // Loose for a loaded machine; without a deadline over the body the call never returns.
+      TokenClientException failure =
+          assertTimeoutPreemptively(
+              deadline.multipliedBy(10),
+              () -> assertThrows(TokenClientException.class, client::token));
+
+      assertEquals(0, failure.status());
+      assertInstanceOf(HttpTimeoutException.class, failure.getCause());
+      assertTrue(stub.awaitHangUp(Duration.ofSeconds(3)), "the connection is closed, not left");
+    }
   }
 
   @Test

@@ -1,8 +1,12 @@
 package dev.platform.identity.verify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.platform.identity.key.MutableClock;
@@ -13,8 +17,10 @@ import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
+import java.security.PublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,17 +29,28 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The remote key source against a stub issuer on 127.0.0.1: counts, faults, and the clock. */
 class RemotePublicKeysTest {
   static final KeyPair FIRST = TestTokens.rsaKeyPair();
   static final KeyPair SECOND = TestTokens.rsaKeyPair();
+
+  /** The deadline of the stalling tests. */
+  static final Duration DEADLINE = Duration.ofMillis(300);
+
+  /** A bound on their calls, loose for a loaded machine; without a deadline they never return. */
+  static final Duration BOUND = DEADLINE.multipliedBy(10);
 
   final MutableClock clock = new MutableClock(TestTokens.NOW);
   final AtomicInteger fetches = new AtomicInteger();
@@ -42,6 +59,7 @@ class RemotePublicKeysTest {
   volatile String cacheControl = "public, max-age=600";
   volatile CountDownLatch hold = new CountDownLatch(0);
   HttpServer server;
+  ExecutorService serverThreads;
 
   static String jwk(String kid, KeyPair pair) {
     RSAPublicKey key = (RSAPublicKey) pair.getPublic();
@@ -68,7 +86,8 @@ class RemotePublicKeysTest {
   @BeforeEach
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setExecutor(Executors.newCachedThreadPool());
+    serverThreads = Executors.newCachedThreadPool();
+    server.setExecutor(serverThreads);
     server.createContext(
         "/api/public-keys",
         exchange -> {
@@ -89,7 +108,9 @@ class RemotePublicKeysTest {
 
   @AfterEach
   void stop() {
+    hold.countDown();
     server.stop(0);
+    serverThreads.shutdownNow();
   }
 
   RemotePublicKeys keys() {
@@ -136,7 +157,7 @@ class RemotePublicKeysTest {
   }
 
   @Test
-  void whenMaxAgePassesThenRefetchedButNeverCachedBeyondAnHour() {
+  void whenMaxAgePassesThenRefetchedButNeverCachedBeyondAnHour() throws Exception {
     cacheControl = "public, max-age=86400";
     RemotePublicKeys keys = keys();
     keys.find("k1");
@@ -146,17 +167,19 @@ class RemotePublicKeysTest {
     assertEquals(1, fetches.get());
     clock.advance(Duration.ofMinutes(2));
     keys.find("k1");
+    keys.refreshEnded().get(10, TimeUnit.SECONDS);
     assertEquals(2, fetches.get());
   }
 
   @Test
-  void whenTheIssuerIsDownThenTheCachedKeysKeepVerifying() {
+  void whenTheIssuerIsDownThenTheCachedKeysKeepVerifying() throws Exception {
     RemotePublicKeys keys = keys();
     keys.find("k1");
     status = 503;
     clock.advance(Duration.ofHours(2));
 
     assertTrue(keys.find("k1").isPresent());
+    keys.refreshEnded().get(10, TimeUnit.SECONDS);
     assertTrue(keys.find("k1").isPresent());
     assertEquals(2, fetches.get(), "one failed try, then the refetch interval");
     String token =
@@ -191,7 +214,7 @@ class RemotePublicKeysTest {
 
   @Test
   void whenTheSetIsTooLargeOrNotAKeySetThenItIsRefused() {
-    keySet = set(jwk("k1", FIRST)) + " ".repeat(70_000);
+    keySet = set(jwk("k1", FIRST)) + " ".repeat(256 * 1024);
     assertThrows(UncheckedIOException.class, () -> keys().find("k1"));
 
     keySet = "{\"nope\":[]}";
@@ -220,6 +243,7 @@ class RemotePublicKeysTest {
     clock.advance(Duration.ofSeconds(61));
     hold = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(50);
+    ExecutorService pool = Executors.newFixedThreadPool(50);
     List<CompletableFuture<Optional<java.security.PublicKey>>> callers = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       callers.add(
@@ -228,7 +252,7 @@ class RemotePublicKeysTest {
                 started.countDown();
                 return keys.find("k2");
               },
-              Executors.newSingleThreadExecutor()));
+              pool));
     }
     started.await(10, TimeUnit.SECONDS);
     hold.countDown();
@@ -236,6 +260,119 @@ class RemotePublicKeysTest {
     for (CompletableFuture<Optional<java.security.PublicKey>> caller : callers) {
       assertTrue(caller.get(10, TimeUnit.SECONDS).isPresent());
     }
+    pool.shutdown();
     assertEquals(2, fetches.get());
+  }
+
+  @Test
+  void whenTheSetIsLargerThan64KiBButWithin256KiBThenItIsAccepted() {
+    keySet = set(jwk("k1", FIRST)) + " ".repeat(200 * 1024);
+
+    assertEquals(Optional.of(FIRST.getPublic()), keys().find("k1"));
+  }
+
+  @Test
+  void whenSomeEntriesCannotBeParsedThenTheyAreSkippedAndTheOthersServe() {
+    keySet =
+        set(
+            jwk("ec", SECOND).replace("\"kty\":\"RSA\"", "\"kty\":\"EC\""),
+            jwk("bad-n", SECOND).replaceFirst("\"n\":\"[^\"]*\"", "\"n\":\"not base64url!\""),
+            jwk("bad-e", SECOND).replaceFirst("\"e\":\"[^\"]*\"", "\"e\":\"%%\""),
+            jwk("tiny-n", SECOND).replaceFirst("\"n\":\"[^\"]*\"", "\"n\":\"AQAB\""),
+            jwk("", SECOND).replace("\"kid\":\"\",", ""),
+            "42",
+            jwk("k1", FIRST));
+    RemotePublicKeys keys = keys();
+
+    assertEquals(Optional.of(FIRST.getPublic()), keys.find("k1"));
+    for (String skipped : List.of("ec", "bad-n", "bad-e", "tiny-n")) {
+      assertEquals(Optional.empty(), keys.find(skipped), skipped);
+    }
+  }
+
+  static Stream<Arguments> failedFetches() {
+    String k2 = jwk("k2", SECOND);
+    return Stream.of(
+        arguments("503", 503, set(k2)),
+        arguments("not JSON", 200, "<html>"),
+        arguments("no keys array", 200, "{\"nope\":[]}"),
+        arguments("an empty set", 200, set()),
+        arguments("no usable key", 200, set(k2.replace("RS256", "PS256"))),
+        arguments("over 256 KiB", 200, set(k2) + " ".repeat(256 * 1024)));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("failedFetches")
+  void whenARefreshFailsThenTheLastGoodSetKeepsServing(String failure, int answer, String body) {
+    RemotePublicKeys keys = keys();
+    keys.find("k1");
+    status = answer;
+    keySet = body;
+    clock.advance(Duration.ofMinutes(11));
+
+    assertEquals(Optional.empty(), keys.find("k2"), "waited for the refresh, which failed");
+    assertEquals(Optional.of(FIRST.getPublic()), keys.find("k1"));
+  }
+
+  static StallingServer.Reply goodSet() {
+    return StallingServer.Reply.complete(
+        200, "Cache-Control: public, max-age=600\r\n", set(jwk("k1", FIRST)));
+  }
+
+  static StallingServer.Reply stalledSet() {
+    return StallingServer.Reply.stalling(200, 4096, "{\"keys\":[");
+  }
+
+  RemotePublicKeys keys(StallingServer stub, Duration deadline) {
+    return RemotePublicKeys.builder().issuer(stub.uri()).readTimeout(deadline).clock(clock).build();
+  }
+
+  @Test
+  void whenTheIssuerStallsMidBodyThenTheFirstFetchFailsByTheDeadline() throws Exception {
+    try (StallingServer stub = StallingServer.start(n -> stalledSet())) {
+      RemotePublicKeys keys = keys(stub, DEADLINE);
+
+      UncheckedIOException failure =
+          assertTimeoutPreemptively(
+              BOUND, () -> assertThrows(UncheckedIOException.class, () -> keys.find("k1")));
+
+      assertInstanceOf(HttpTimeoutException.class, failure.getCause());
+      assertTrue(stub.awaitHangUp(BOUND), "the stalled connection is closed, not left open");
+    }
+  }
+
+  @Test
+  void whenARefreshStallsThenKnownKidsAreAnsweredFromTheLastGoodSetWithoutWaiting()
+      throws Exception {
+    try (StallingServer stub = StallingServer.start(n -> n == 1 ? goodSet() : stalledSet())) {
+      // A deadline past the test's end: the refresh is still stalled when the answers come.
+      RemotePublicKeys keys = keys(stub, Duration.ofSeconds(30));
+      keys.find("k1");
+      clock.advance(Duration.ofMinutes(11));
+
+      Optional<PublicKey> staleCaller = assertTimeoutPreemptively(BOUND, () -> keys.find("k1"));
+      assertTrue(stub.awaitStall(BOUND), "the refresh is in flight, stalled mid-body");
+      Optional<PublicKey> nextCaller = assertTimeoutPreemptively(BOUND, () -> keys.find("k1"));
+
+      assertEquals(Optional.of(FIRST.getPublic()), staleCaller);
+      assertEquals(Optional.of(FIRST.getPublic()), nextCaller);
+      assertFalse(keys.refreshEnded().isDone(), "answered while the refresh still stalls");
+      assertEquals(2, stub.requests(), "one refresh at a time");
+    }
+  }
+
+  @Test
+  void whenAnUnknownKidMeetsAStalledRefreshThenItWaitsAtMostTheDeadline() throws Exception {
+    try (StallingServer stub = StallingServer.start(n -> n == 1 ? goodSet() : stalledSet())) {
+      RemotePublicKeys keys = keys(stub, DEADLINE);
+      keys.find("k1");
+      clock.advance(Duration.ofSeconds(61));
+
+      Optional<PublicKey> unknown = assertTimeoutPreemptively(BOUND, () -> keys.find("k2"));
+
+      assertEquals(Optional.empty(), unknown);
+      assertEquals(Optional.of(FIRST.getPublic()), keys.find("k1"), "the last good set serves");
+      assertTrue(stub.awaitHangUp(BOUND), "the stalled connection is closed, not left open");
+    }
   }
 }
