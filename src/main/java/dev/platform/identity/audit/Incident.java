@@ -21,6 +21,13 @@ public record Incident(String id) {
     return incident;
   }
 
+  /** Logs a failure seen without an exception (a bare 5xx status) under a new incident id. */
+  public static Incident of(String failure) {
+    Incident incident = new Incident(UUID.randomUUID().toString());
+    LOG.severe("Incident " + incident.id() + ": " + failure);
+    return incident;
+  }
+
   /** The {@code error_description} of the 500: no internal detail, only the id. */
   public String description() {
     return "Internal error; incident " + id + " is logged";

@@ -70,7 +70,7 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
   }
 
   /** RFC 6749 §3.2: only POST; said in the OAuth shape, with {@code Allow}. */
-  static TokenAnswer onlyPost() {
+  public static TokenAnswer onlyPost() {
     TokenAnswer refusal =
         of(new OAuthError(405, OAuthError.INVALID_REQUEST, "The token endpoint accepts only POST"));
     Map<String, String> headers = new LinkedHashMap<>(refusal.headers());

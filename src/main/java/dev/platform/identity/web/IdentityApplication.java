@@ -52,7 +52,9 @@ final class IdentityApplication extends ResourceConfig {
       SecureRandom random) {
     PROVIDERS.setLevel(Level.SEVERE);
     property(ServerProperties.WADL_FEATURE_DISABLE, true);
-    property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, true);
+    // Jersey's own errors without a body (no such path, another method, another media type) go
+    // through sendError, so that web.xml's error page answers them in the surface's JSON shape.
+    property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, false);
     register(JacksonFeature.withoutExceptionMappers());
     register(new Json());
     register(new ServerErrorMapper());

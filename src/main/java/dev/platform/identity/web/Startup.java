@@ -40,9 +40,9 @@ import org.glassfish.jersey.servlet.ServletContainer;
 
 /**
  * The composition root (STYLE 7): reads the settings, opens the database, wires every feature by
- * constructor and registers the token servlet at {@code /oauth/token} and the one Jersey servlet at
- * the context root (an exact mapping wins over {@code /*}). Anything that fails here stops the
- * deployment, with a message that says why.
+ * constructor and registers the token servlet at {@code /oauth/token}, the key list, web.xml's
+ * error page and the one Jersey servlet at the context root (an exact mapping wins over {@code
+ * /*}). Anything that fails here stops the deployment, with a message that says why.
  */
 public class Startup implements ServletContextListener {
   private static final Logger LOG = Logger.getLogger(Startup.class.getName());
@@ -153,6 +153,7 @@ public class Startup implements ServletContextListener {
     context
         .addServlet("public-keys", new PublicKeysServlet(keyRing))
         .addMapping("/api/public-keys");
+    context.addServlet("error-page", new ErrorPageServlet()).addMapping(ErrorPageServlet.PATH);
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
     servlet.addMapping("/*");

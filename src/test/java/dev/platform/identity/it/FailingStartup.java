@@ -1,12 +1,28 @@
 package dev.platform.identity.it;
 
 import dev.platform.identity.web.Startup;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import org.glassfish.jersey.server.ResourceConfig;
 
-/** Test-only: the real application plus one resource that fails unexpectedly. */
+/**
+ * Test-only: the real application plus one resource and one servlet that fail unexpectedly (the
+ * servlet's exception reaches the container, as one escaping a filter would).
+ */
 public class FailingStartup extends Startup {
+  @Override
+  public void contextInitialized(ServletContextEvent event) {
+    super.contextInitialized(event);
+    event
+        .getServletContext()
+        .addServlet("failing", new FailingServlet())
+        .addMapping("/test/servlet-fail");
+  }
+
   @Override
   protected void extend(ResourceConfig application) {
     application.register(new Failing());
@@ -17,6 +33,14 @@ public class FailingStartup extends Startup {
   public static final class Failing {
     @GET
     public String fail() {
+      throw new IllegalStateException("internal detail: connection to db-7 refused");
+    }
+  }
+
+  /** Throws past Jersey's mappers, straight to the container. */
+  public static final class FailingServlet extends HttpServlet {
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) {
       throw new IllegalStateException("internal detail: connection to db-7 refused");
     }
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,11 @@ class ServerErrorIT {
   @Deployment(testable = false)
   static WebArchive deployment() throws Exception {
     WebArchive war =
-        Deployments.war().addClasses(FailingStartup.class, FailingStartup.Failing.class);
+        Deployments.war()
+            .addClasses(
+                FailingStartup.class,
+                FailingStartup.Failing.class,
+                FailingStartup.FailingServlet.class);
     String webXml =
         new String(
                 war.get("WEB-INF/web.xml").getAsset().openStream().readAllBytes(),
@@ -50,6 +55,15 @@ class ServerErrorIT {
     assertFalse(response.body().contains("db-7"));
     assertFalse(response.body().contains("IllegalStateException"));
     assertFalse(response.body().contains("at dev.platform"));
+  }
+
+  @Test
+  void whenAnExceptionReachesTheContainerThen500WithIncidentIdAndNoDetail() {
+    RawHttp.Answer answer =
+        new RawHttp(URI.create(base.toString())).send("GET", "/test/servlet-fail");
+
+    ErrorShapes.serverError(answer);
+    assertFalse(answer.body().contains("db-7"), answer.toString());
   }
 
   @Test

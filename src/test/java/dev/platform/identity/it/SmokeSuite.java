@@ -1,6 +1,7 @@
 package dev.platform.identity.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,9 +13,10 @@ import java.time.Duration;
 import java.util.Base64;
 
 /**
- * The black-box smoke suite that every real server runs over HTTP: tokens by HTTP Basic and by
- * form, both key endpoints, an account created and deactivated through the admin API, and the 61st
- * token of a minute refused with 429. Needs a fresh database and the 60-a-minute default.
+ * The black-box smoke suite that every real server runs over HTTP: the server's own errors in JSON,
+ * tokens by HTTP Basic and by form, both key endpoints, an account created and deactivated through
+ * the admin API, and the 61st token of a minute refused with 429. Needs a fresh database and the
+ * 60-a-minute default.
  */
 final class SmokeSuite {
   private final Http http;
@@ -28,6 +30,7 @@ final class SmokeSuite {
   }
 
   void run() {
+    containerErrors();
     HttpResponse<String> basic = token(adminId, adminSecret, true);
     assertEquals(200, basic.statusCode(), basic.body());
     JsonNode issued = Http.json(basic);
@@ -77,6 +80,21 @@ final class SmokeSuite {
     assertEquals(401, revoked.statusCode(), revoked.body());
     assertEquals("invalid_client", Http.json(revoked).get("error").asText());
     assertTrue(revoked.body().contains("revoked"), revoked.body());
+  }
+
+  /**
+   * What the server refuses itself, before or beside the service, still answers in SPEC 7's JSON
+   * shapes through the WAR's error page: a path that climbs into WEB-INF, a key path that Jersey
+   * cannot route. TRACE is refused and never echoed; only Tomcat lets the error page shape that
+   * refusal (Payara answers it in its HTTP adapter, before any error page).
+   */
+  void containerErrors() {
+    RawHttp raw = new RawHttp(http.uri("/"));
+    ErrorShapes.error(raw.send("GET", "/api/public-keys/../../WEB-INF/web.xml"), 404);
+    ErrorShapes.error(raw.send("GET", "/api/public-keys/a/b"), 404);
+    RawHttp.Answer trace = raw.send("TRACE", "/oauth/token", "Authorization: Basic c2VjcmV0");
+    assertEquals(405, trace.status(), trace.toString());
+    assertFalse(trace.body().contains("c2VjcmV0"), trace.toString());
   }
 
   /** A token request by HTTP Basic (RFC 6749 2.3.1, form-encoded parts) or by form fields. */

@@ -1,5 +1,7 @@
 package dev.platform.identity.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.platform.identity.db.FreshPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -141,6 +143,10 @@ class TomcatDistributionIT {
   void whenDeployedOnTheTomcatDistributionThenTheSmokeSuitePasses() {
     long suite = System.nanoTime();
     new SmokeSuite(http, ADMIN_ID, ADMIN_SECRET).run();
+    // Tomcat refuses TRACE in its connector, yet still runs the WAR's error page for it.
+    RawHttp.Answer trace = new RawHttp(http.uri("/")).send("TRACE", "/oauth/token");
+    ErrorShapes.oauth(trace, 405);
+    assertEquals("POST", trace.header("Allow"), trace.toString());
     System.out.printf(
         "Tomcat smoke suite: %d ms%n", Duration.ofNanos(System.nanoTime() - suite).toMillis());
   }
