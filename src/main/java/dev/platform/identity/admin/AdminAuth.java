@@ -18,6 +18,8 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -92,8 +94,9 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   }
 
   /**
-   * A deactivated or deleted account loses its administration at once, not when its token expires:
-   * one primary-key read per administration request.
+   * A deactivated or deleted account loses its administration at once, not when its token expires,
+   * and so does a token issued before the account's last change (a new secret after a theft): one
+   * primary-key read per administration request.
    */
   private void requireActiveAccount(VerifiedToken token) {
     Optional<ServiceAccount> account;
@@ -104,6 +107,16 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     }
     if (account.filter(ServiceAccount::isActive).isEmpty()) {
       throw new UnauthenticatedException("the caller's account is not active");
+    }
+    // A new secret, a deactivation or a reactivation ends the tokens issued before it here. iat
+    // has whole seconds, so a token of the same second as the change cannot be told apart from an
+    // older one: it is refused too, and its holder fetches another a second later.
+    // An account never changed since its creation has no older tokens to end.
+    ServiceAccount caller = account.get();
+    Instant changed = caller.updatedAt().truncatedTo(ChronoUnit.SECONDS);
+    boolean everChanged = !caller.updatedAt().equals(caller.createdAt());
+    if (everChanged && token.issuedAt().map(issued -> !issued.isAfter(changed)).orElse(true)) {
+      throw new UnauthenticatedException("the token was issued before the account last changed");
     }
   }
 
@@ -169,6 +182,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
     void requireOrganization(String organization) {
       if (!mayManage(organization)) {
+        refuse("forbidden", organization);
         throw ApiError.forbidden("The caller has no permission for organization " + organization);
       }
     }
@@ -187,6 +201,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
       beyondReach(profile)
           .ifPresent(
               why -> {
+                refuse("forbidden", profile.organizationId());
                 throw ApiError.forbidden(why);
               });
     }
@@ -233,6 +248,16 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
     void audit(String event, String target) {
       audit.record(event, token.clientId(), target, "success", remoteAddress);
+    }
+
+    /** An account beyond reach: audited as such, answered as {@code answer} (a 404). */
+    ApiError outOfReach(String target, ApiError answer) {
+      refuse("not_reachable", target);
+      return answer;
+    }
+
+    private void refuse(String outcome, String target) {
+      audit.record("admin.refuse", token.clientId(), target, outcome, remoteAddress);
     }
   }
 }

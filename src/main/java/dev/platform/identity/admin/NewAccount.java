@@ -17,6 +17,10 @@ record NewAccount(
   static final int MAX_NAME = 200;
   static final int MAX_ORGS = 50;
   static final int MAX_SCOPES = 100;
+
+  /** The scopes column (V1): the names joined by spaces must fit it. */
+  static final int MAX_SCOPES_TEXT = 4000;
+
   static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   static final Pattern SERVICE = Pattern.compile("[a-z0-9_-]{1,100}");
 
@@ -82,7 +86,12 @@ record NewAccount(
         throw ApiError.badRequest("scopes: '" + quoted(scope) + "' is not in the scope catalog");
       }
     }
-    return scopes.stream().distinct().toList();
+    List<String> distinct = scopes.stream().distinct().toList();
+    if (String.join(" ", distinct).length() > MAX_SCOPES_TEXT) {
+      throw ApiError.badRequest(
+          "scopes together hold more than " + MAX_SCOPES_TEXT + " characters: use a wildcard");
+    }
+    return distinct;
   }
 
   /** A caller's text echoed in a message: at most 100 characters. */

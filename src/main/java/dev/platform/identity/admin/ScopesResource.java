@@ -74,9 +74,9 @@ public final class ScopesResource {
             .map(
                 given ->
                     new ChannelPermissions(
-                        orEmpty(given.subscribe()),
-                        orEmpty(given.publish()),
-                        orEmpty(given.replay())));
+                        patterns("subscribe", given.subscribe()),
+                        patterns("publish", given.publish()),
+                        patterns("replay", given.replay())));
     boolean created;
     try {
       created = catalog.put(scope, body.description(), channels);
@@ -90,7 +90,14 @@ public final class ScopesResource {
         .build();
   }
 
-  private static List<String> orEmpty(List<String> patterns) {
-    return patterns == null ? List.of() : patterns;
+  /** Absent is none; a null pattern is a 400 naming the field, not a failure further down. */
+  private static List<String> patterns(String action, List<String> patterns) {
+    if (patterns == null) {
+      return List.of();
+    }
+    if (patterns.contains(null)) {
+      throw ApiError.badRequest("channels." + action + " must hold channel patterns, not null");
+    }
+    return patterns;
   }
 }

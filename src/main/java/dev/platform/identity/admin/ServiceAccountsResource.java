@@ -96,11 +96,15 @@ public final class ServiceAccountsResource {
   public AccountJson get(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
+    UUID id = uuid(clientId);
     ServiceAccount account =
         accounts
-            .find(uuid(clientId))
-            .filter(found -> found.status() != AccountStatus.DELETED && caller.reaches(found))
-            .orElseThrow(() -> unknown(clientId));
+            .find(id)
+            .filter(found -> found.status() != AccountStatus.DELETED)
+            .orElseThrow(() -> unknown(id));
+    if (!caller.reaches(account)) {
+      throw caller.outOfReach(id.toString(), unknown(id));
+    }
     return AccountJson.from(account);
   }
 
@@ -109,7 +113,14 @@ public final class ServiceAccountsResource {
   public AccountJson deactivate(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
     return AccountJson.from(
-        change(clientId, request, "account.deactivate", ServiceAccount::deactivate));
+        change(
+            clientId,
+            request,
+            "account.deactivate",
+            (account, now) -> {
+              requireAnotherAdministrator(account);
+              account.deactivate(now);
+            }));
   }
 
   @POST
@@ -124,45 +135,85 @@ public final class ServiceAccountsResource {
   @Path("{clientId}/secret")
   public AccountJson.NewSecret rotateSecret(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    AdminAuth.caller(request);
     String secret = ClientSecret.generate(random);
     String newDigest = digest.of(secret);
-    change(
-        clientId,
-        request,
-        "account.secret.rotate",
-        (account, now) -> account.replaceSecret(newDigest, now));
-    return new AccountJson.NewSecret(clientId, secret);
+    ServiceAccount changed =
+        change(
+            clientId,
+            request,
+            "account.secret.rotate",
+            (account, now) -> account.replaceSecret(newDigest, now));
+    return new AccountJson.NewSecret(changed.clientId().toString(), secret);
   }
 
   @DELETE
   @Path("{clientId}")
   public Response delete(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    change(clientId, request, "account.delete", ServiceAccount::delete);
+    change(
+        clientId,
+        request,
+        "account.delete",
+        (account, now) -> {
+          requireAnotherAdministrator(account);
+          account.delete(now);
+        });
     return Response.noContent().build();
   }
 
-  /** One lifecycle change, in one transaction, after the caller's reach is checked. */
+  /**
+   * One lifecycle change, in one transaction, after the caller's reach is checked; an account
+   * beyond it is audited as a refusal and answers 404 like an unknown one. The target is named in
+   * its canonical form, however the path spelled it.
+   */
   private ServiceAccount change(
       String clientId,
       ContainerRequestContext request,
       String event,
       BiConsumer<ServiceAccount, java.time.Instant> change) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
+    UUID id = uuid(clientId);
     ServiceAccount changed =
         accounts
             .change(
-                uuid(clientId),
+                id,
                 account -> {
-                  if (account.status() == AccountStatus.DELETED || !caller.reaches(account)) {
-                    throw unknown(clientId);
+                  if (account.status() == AccountStatus.DELETED) {
+                    throw unknown(id);
+                  }
+                  if (!caller.reaches(account)) {
+                    throw caller.outOfReach(id.toString(), unknown(id));
                   }
                   change.accept(account, clock.instant());
                 })
-            .orElseThrow(() -> unknown(clientId));
-    caller.audit(event, clientId);
+            .orElseThrow(() -> unknown(id));
+    caller.audit(event, id.toString());
     return changed;
+  }
+
+  /**
+   * The last active {@code identity:admin} account cannot be deactivated or deleted: nothing would
+   * recreate one (the bootstrap runs only on an empty database). Two administrators removing each
+   * other at the same moment can still both succeed; the configured bootstrap account is the way
+   * back then.
+   */
+  private void requireAnotherAdministrator(ServiceAccount account) {
+    if (!account.isActive() || !account.scopes().contains(AdminAuth.ADMIN)) {
+      return;
+    }
+    boolean another =
+        accounts.list(Optional.empty()).stream()
+            .anyMatch(
+                other ->
+                    other.isActive()
+                        && other.scopes().contains(AdminAuth.ADMIN)
+                        && !other.clientId().equals(account.clientId()));
+    if (!another) {
+      throw ApiError.conflict(
+          "service account "
+              + account.clientId()
+              + " is the last active identity:admin account and cannot be deactivated or deleted");
+    }
   }
 
   private static UUID uuid(String clientId) {
@@ -177,7 +228,7 @@ public final class ServiceAccountsResource {
     throw ApiError.badRequest("client_id must be a UUID");
   }
 
-  private static ApiError unknown(String clientId) {
+  private static ApiError unknown(UUID clientId) {
     return ApiError.notFound("no service account " + clientId);
   }
 }

@@ -5,35 +5,36 @@ import dev.platform.identity.admin.ApiErrorMapper;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Locale;
 
 /**
  * A client error that JAX-RS raised itself (no route 404, wrong method 405, wrong media type 415, a
  * refused path) in the shape of the surface it was aimed at: SPEC 7.2's {@code {success:false,
- * message}} under the administration API, {@code {error}} elsewhere (as SPEC 7.3). The path only
- * chooses the body's shape, never what is allowed.
+ * message}} under the administration API, SPEC 7.1's for the token endpoint, {@code {error}}
+ * elsewhere (as SPEC 7.3), by the path's {@link Surface}. The path only chooses the body's shape,
+ * never what is allowed. (The container's own errors take the same shapes in {@link
+ * ErrorPageServlet}.)
  */
 final class ClientErrors {
-  /** The {@code {error}} body of every surface but the administration API. */
+  /** The {@code {error}} body of the key endpoints and any other path (SPEC 7.3). */
   record Body(String error) {}
+
+  /** SPEC 7.1's body, for a path aimed at the token endpoint that Jersey got instead. */
+  record TokenBody(String error, String errorDescription) {}
 
   private ClientErrors() {}
 
   static Response of(int status, String message, String path) {
-    if (looksAdmin(path)) {
+    Surface surface = Surface.of(path.startsWith("/") ? path : "/" + path);
+    if (surface == Surface.ADMINISTRATION) {
       return new ApiErrorMapper().toResponse(ApiError.of(status, message));
     }
+    Object body =
+        surface == Surface.TOKEN ? new TokenBody("invalid_request", message) : new Body(message);
     return Response.status(status)
         .type(MediaType.APPLICATION_JSON_TYPE)
         .header(HttpHeaders.CACHE_CONTROL, "no-store")
-        .entity(new Body(message))
+        .entity(body)
         .build();
-  }
-
-  /** Whether a path, however spelled ({@code //}, {@code ;x}, case), points at {@code admin}. */
-  static boolean looksAdmin(String path) {
-    String first = path.replaceAll("^[/;.]+", "").split("[/;]", 2)[0];
-    return first.toLowerCase(Locale.ROOT).equals("admin");
   }
 
   /** A short message for a status JAX-RS raised. */

@@ -27,8 +27,10 @@ enum Surface {
     return under(normal, "/api/public-keys") ? KEYS : OTHER;
   }
 
+  /** Case aside: {@code /ADMIN/v1} routes nowhere, but was aimed at the administration API. */
   private static boolean under(String path, String prefix) {
-    return path.equals(prefix) || path.startsWith(prefix + "/");
+    String lower = path.toLowerCase(Locale.ROOT);
+    return lower.equals(prefix) || lower.startsWith(prefix + "/");
   }
 
   /**

@@ -9,6 +9,8 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.admin.ScopesResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
+import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyRing;
@@ -457,6 +459,154 @@ class AdminAttackIT {
           answer.contains("Location: " + Deployments.ISSUER + "/admin/v1/service-accounts/"),
           answer);
       assertFalse(answer.contains("evil.example"), answer);
+    }
+  }
+
+  String adminToken() {
+    return Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
+        .get("access_token")
+        .asText();
+  }
+
+  HttpResponse<String> admin(String method, String path, String token, String json) {
+    return new Http(base).admin(method, path, token, json);
+  }
+
+  @Test
+  void whenAnAdministratorsSecretIsRotatedOrItIsReactivatedThenItsEarlierTokensAreRefused()
+      throws SQLException {
+    SecondNode.Client second = account("root", List.of(), "identity:admin");
+    String stolen = token(second);
+    assertEquals(200, admin("GET", "/scopes", stolen, null).statusCode());
+
+    String rotated =
+        Http.json(admin("POST", "/service-accounts/" + second.id() + "/secret", adminToken(), null))
+            .get("client_secret")
+            .asText();
+    assertRefused(
+        admin("GET", "/scopes", stolen, null), Set.of(401), "the token before the secret");
+    // iat has whole seconds: a token of the change's own second is refused too. Move the change a
+    // few seconds into the past instead of waiting for the next second.
+    moveLastChangeBack(second.id());
+    String fresh = token(new SecondNode.Client(second.id(), rotated));
+    assertEquals(200, admin("GET", "/scopes", fresh, null).statusCode());
+
+    admin("POST", "/service-accounts/" + second.id() + "/deactivate", adminToken(), null);
+    admin("POST", "/service-accounts/" + second.id() + "/reactivate", adminToken(), null);
+    assertRefused(
+        admin("GET", "/scopes", fresh, null), Set.of(401), "the token before reactivation");
+  }
+
+  private void moveLastChangeBack(UUID id) throws SQLException {
+    try (Connection connection = node.database.dataSource().getConnection();
+        java.sql.PreparedStatement update =
+            connection.prepareStatement(
+                "update service_account set updated_at = ? where client_id = ?")) {
+      update.setObject(1, java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC).minusSeconds(5));
+      update.setString(2, id.toString());
+      assertEquals(1, update.executeUpdate());
+    }
+  }
+
+  @Test
+  void whenAManagerIsRefusedInsideAResourceThenTheRefusalIsAudited() {
+    SecondNode.Client target = account("acme", List.of(), "identity:admin");
+    String manager = token(account("acme", List.of(), "identity:accounts.manage"));
+    try (LogCapture audit = LogCapture.of(AuditLog.LOGGER)) {
+      assertRefused(
+          admin("POST", "/service-accounts/" + target.id() + "/secret", manager, null),
+          Set.of(404),
+          "secret of an administrator");
+      assertRefused(
+          admin(
+              "POST",
+              "/service-accounts",
+              manager,
+              "{\"name\":\"w\",\"organization_id\":\"acme\",\"scopes\":[\"identity:admin\"]}"),
+          Set.of(403),
+          "an administrator created by a manager");
+      List<String> lines = audit.messages();
+      assertTrue(
+          lines.stream()
+              .anyMatch(
+                  line ->
+                      line.contains("\"admin.refuse\"")
+                          && line.contains(target.id().toString())
+                          && line.contains("not_reachable")),
+          lines.toString());
+      assertTrue(
+          lines.stream().anyMatch(l -> l.contains("\"admin.refuse\"") && l.contains("forbidden")),
+          lines.toString());
+    }
+  }
+
+  @Test
+  void whenTheLastActiveAdministratorWouldBeRemovedThen409AndNothingChanges() throws Exception {
+    for (var account : node.accounts.list(java.util.Optional.empty())) {
+      if (account.isActive()
+          && account.scopes().contains("identity:admin")
+          && !account.clientId().toString().equals(Deployments.ADMIN_ID)) {
+        node.accounts.change(account.clientId(), a -> a.deactivate(Instant.now()));
+      }
+    }
+    String admin = adminToken();
+    String before = snapshot();
+
+    assertRefused(
+        admin("DELETE", "/service-accounts/" + Deployments.ADMIN_ID, admin, null),
+        Set.of(409),
+        "delete the last administrator");
+    assertRefused(
+        admin("POST", "/service-accounts/" + Deployments.ADMIN_ID + "/deactivate", admin, null),
+        Set.of(409),
+        "deactivate the last administrator");
+    assertEquals(before, snapshot());
+  }
+
+  @Test
+  void whenAnAdministratorSendsWhatDoesNotFitThenA400NotA500() {
+    String admin = adminToken();
+    assertRefused(
+        admin(
+            "PUT",
+            "/scopes/kitchen:x.y",
+            admin,
+            "{\"description\":\"d\",\"channels\":{\"subscribe\":[null]}}"),
+        Set.of(400),
+        "a null channel pattern");
+    List<String> long_ = new ArrayList<>();
+    for (int i = 0; i < 45; i++) {
+      String scope = "longservice:" + "r".repeat(80) + i + ".view";
+      assertTrue(
+          admin("PUT", "/scopes/" + scope, admin, "{\"description\":\"d\"}").statusCode() < 300);
+      long_.add("\"" + scope + "\"");
+    }
+    HttpResponse<String> tooLong =
+        admin(
+            "POST",
+            "/service-accounts",
+            admin,
+            "{\"name\":\"w\",\"organization_id\":\"acme\",\"scopes\":["
+                + String.join(",", long_)
+                + "]}");
+    assertRefused(tooLong, Set.of(400), "scopes over the column");
+    assertTrue(Http.json(tooLong).get("message").asText().contains("4000"), tooLong.body());
+  }
+
+  @Test
+  void whenAPathSpellsAClientIdInUpperCaseThenTheAnswerAndTheAuditNameItCanonically() {
+    SecondNode.Client target = account("acme", List.of(), "kitchen:orders.create");
+    String upper = target.id().toString().toUpperCase(java.util.Locale.ROOT);
+    try (LogCapture audit = LogCapture.of(AuditLog.LOGGER)) {
+      HttpResponse<String> rotated =
+          admin("POST", "/service-accounts/" + upper + "/secret", adminToken(), null);
+      assertEquals(200, rotated.statusCode(), rotated.body());
+      assertEquals(target.id().toString(), Http.json(rotated).get("client_id").asText());
+      assertTrue(
+          audit.messages().stream()
+              .anyMatch(
+                  l -> l.contains("account.secret.rotate") && l.contains(target.id().toString())),
+          audit.messages().toString());
     }
   }
 

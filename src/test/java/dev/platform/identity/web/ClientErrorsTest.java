@@ -11,8 +11,9 @@ class ClientErrorsTest {
   @Test
   void whenAPathPointsAtTheAdministrationApiHoweverSpelledThenItsErrorsAreInSpec72Shape() {
     for (String path :
-        new String[] {"admin/v1/x", "/admin/v1", "//admin", "ADMIN/v1", "admin;x/v1", "./admin"}) {
-      assertTrue(ClientErrors.looksAdmin(path), path);
+        new String[] {
+          "admin/v1/x", "/admin/v1", "//admin/v1", "ADMIN/v1", "admin;x/v1", "./admin/v1"
+        }) {
       Response response = ClientErrors.of(404, "no", path);
       assertEquals(404, response.getStatus());
       assertEquals("no-store", response.getHeaderString("Cache-Control"));
@@ -23,7 +24,9 @@ class ClientErrorsTest {
   @Test
   void whenAPathIsElsewhereThenItsErrorsAreTheErrorShape() {
     for (String path :
-        new String[] {"", "/", "api/public-keys/x", "health/live", "administrator"}) {
+        new String[] {
+          "", "/", "api/public-keys/x", "health/live", "administrator/v1", "admin/v2"
+        }) {
       Response response = ClientErrors.of(405, "no", path);
       assertTrue(response.getEntity() instanceof ClientErrors.Body, path);
     }
