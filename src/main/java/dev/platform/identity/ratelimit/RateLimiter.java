@@ -49,8 +49,8 @@ public final class RateLimiter {
   /**
    * Decides before the request runs.
    *
-   * @param clientId the client_id the request names, or null when it names none (or a malformed
-   *     one)
+   * @param clientId the account the request names, as {@link RateLimitFilter#clientKey} gives it,
+   *     or null when it names none
    * @param address the caller's address
    */
   Admission admit(String clientId, String address) {

@@ -113,18 +113,4 @@ class RateLimiterTest {
 
     assertTrue(store.size() <= 1000, "entries: " + store.size());
   }
-
-  @Test
-  void whenTheClientIdIsReadFromBasicOrTheFormThenBothGiveTheSameKey() {
-    String basic =
-        "Basic "
-            + java.util.Base64.getEncoder()
-                .encodeToString((VICTIM.toUpperCase() + ":s%3Acret").getBytes());
-
-    assertEquals(VICTIM, ClientId.from(basic, ""));
-    assertEquals(VICTIM, ClientId.from(null, "grant_type=client_credentials&client_id=" + VICTIM));
-    assertNull(ClientId.from("Basic !!!", ""));
-    assertNull(ClientId.from(null, "client_id=" + "x".repeat(65)));
-    assertNull(ClientId.from(null, "grant_type=client_credentials"));
-  }
 }
