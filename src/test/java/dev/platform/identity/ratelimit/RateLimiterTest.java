@@ -1,15 +1,18 @@
 package dev.platform.identity.ratelimit;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.key.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 class RateLimiterTest {
   static final String VICTIM = "3f0c2d1e-0000-4000-8000-00000000000a";
@@ -112,5 +115,19 @@ class RateLimiterTest {
     }
 
     assertTrue(store.size() <= 1000, "entries: " + store.size());
+  }
+
+  @Test
+  void whenTheDatabaseCannotBeReachedThenCleanupLogsAndLeavesTheScheduleRunning() {
+    PGSimpleDataSource unreachable = new PGSimpleDataSource();
+    unreachable.setUrl("jdbc:postgresql://127.0.0.1:1/identity?connectTimeout=1");
+    RateLimiter limiter = RateLimiter.inDatabase(unreachable, clock, RateLimiter.SPEC_PER_MINUTE);
+
+    try (LogCapture log = LogCapture.of(RateLimiter.class.getName())) {
+      assertDoesNotThrow(limiter::removeExpired);
+
+      assertEquals(1, log.messages().size(), log.messages().toString());
+      assertTrue(log.messages().get(0).startsWith("Expired rate-limit buckets could not be"));
+    }
   }
 }
