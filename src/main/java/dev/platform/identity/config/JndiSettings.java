@@ -3,8 +3,10 @@ package dev.platform.identity.config;
 import dev.platform.identity.config.Settings.BootstrapAccount;
 import dev.platform.identity.config.Settings.KeySchedule;
 import dev.platform.identity.config.Settings.RateLimitStore;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
@@ -306,11 +308,31 @@ public final class JndiSettings {
         optional(TRUSTED_PROXIES).map(text -> List.of(text.split("[,\\s]+"))).orElse(List.of());
     for (String proxy : proxies) {
       if (!IP_LITERAL.matcher(proxy).matches()) {
-        throw new InvalidSettingException(
-            TRUSTED_PROXIES, "must list IP addresses, not '" + proxy + "'");
+        throw notAnAddress(proxy);
       }
     }
-    return proxies;
+    return proxies.stream().map(JndiSettings::inContainerForm).toList();
+  }
+
+  /**
+   * An IPv6 literal as Tomcat and Payara give a connection's address ({@code ::1} is {@code
+   * 0:0:0:0:0:0:0:1}, the JDK's form), so that it matches; IPv4 as written. A text with a colon
+   * that starts with a hex digit or a colon is parsed by {@link InetAddress}, never looked up.
+   */
+  private static String inContainerForm(String literal) {
+    if (literal.indexOf(':') < 0) {
+      return literal;
+    }
+    try {
+      return InetAddress.getByName(literal).getHostAddress();
+    } catch (UnknownHostException e) {
+      throw notAnAddress(literal);
+    }
+  }
+
+  private static InvalidSettingException notAnAddress(String proxy) {
+    return new InvalidSettingException(
+        TRUSTED_PROXIES, "must list IP addresses, not '" + proxy + "'");
   }
 
   private Settings.RsaEngine rsaEngine() {

@@ -7,7 +7,7 @@ import io.github.bucket4j.Bucket;
  * to settle once the response status is known.
  *
  * @param retryAfterSeconds 0 when admitted, else the whole seconds to wait (at least 1)
- * @param clientId the client_id the request names, or null
+ * @param clientId the key of the account the request names, or null
  * @param address the caller's address
  * @param success the client's success bucket, one token taken from it; null when none was taken
  */

@@ -15,7 +15,17 @@ import javax.sql.DataSource;
  * their bucket would be full again, and {@link #removeExpired()} deletes them.
  */
 final class DatabaseBuckets implements BucketStore {
-  private static final int CLEANUP_BATCH = 1000;
+  /** Rows deleted by one statement, in a transaction of its own. */
+  static final int CLEANUP_BATCH = 1000;
+
+  /**
+   * Batches in one {@link #removeExpired()} run. The run holds the scheduler thread that also
+   * refreshes the scope catalog, so it stops after this many (100,000 rows) and leaves the rest for
+   * the next run a minute later. A stranger's request with a random UUID as client_id leaves two
+   * rows, so outgrowing that takes some 800 such requests a second (from about 170 addresses, at
+   * 300 failures a minute each).
+   */
+  static final int CLEANUP_MAX_BATCHES = 100;
 
   private final PostgreSQLSelectForUpdateBasedProxyManager<String> buckets;
 
@@ -39,8 +49,23 @@ final class DatabaseBuckets implements BucketStore {
     return buckets.builder().build(key, budget::configuration);
   }
 
-  /** Deletes the rows of buckets that have refilled; returns how many. */
+  /**
+   * Deletes the rows of buckets that have refilled, up to the bound of one run; returns how many.
+   */
   int removeExpired() {
-    return buckets.removeExpired(CLEANUP_BATCH);
+    return removeExpired(CLEANUP_BATCH, CLEANUP_MAX_BATCHES);
+  }
+
+  /** Deletes batch after batch until one comes back short (none are left) or maxBatches ran. */
+  int removeExpired(int batchSize, int maxBatches) {
+    int removed = 0;
+    for (int i = 0; i < maxBatches; i++) {
+      int batch = buckets.removeExpired(batchSize);
+      removed += batch;
+      if (batch < batchSize) {
+        break;
+      }
+    }
+    return removed;
   }
 }

@@ -4,6 +4,8 @@ import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
 import dev.platform.identity.token.OAuthError;
 import dev.platform.identity.token.TokenAnswer;
+import dev.platform.identity.token.TokenBody;
+import dev.platform.identity.token.TokenRequest;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -13,11 +15,15 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.UUID;
 
 /**
  * Limits {@code POST /oauth/token} before the account is read or anything is signed (DESIGN
  * "Shape"): beyond a budget, SPEC 7.1's 429 {@code rate_limit_exceeded} with {@code retry_after}
- * and an equal {@code Retry-After} header.
+ * and an equal {@code Retry-After} header. The request is read and parsed by the endpoint's own
+ * {@link TokenBody} and {@link TokenRequest#from}, so the client whose budget is spent is the
+ * client the endpoint authenticates; a request the endpoint would refuse unparsed is refused here,
+ * with the endpoint's answer, as a failure of its address.
  */
 public final class RateLimitFilter implements Filter {
   private final RateLimiter limiter;
@@ -28,6 +34,9 @@ public final class RateLimitFilter implements Filter {
     this.audit = audit;
   }
 
+  /** What the filter made of a request: the request to hand on and its key, or a refusal. */
+  private record Reading(HttpServletRequest request, String clientKey, OAuthError refusal) {}
+
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
       throws IOException, ServletException {
@@ -36,20 +45,54 @@ public final class RateLimitFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    ReadAheadRequest readAhead = ReadAheadRequest.of(http);
-    String clientId = ClientId.from(http.getHeader("Authorization"), readAhead.head());
+    HttpServletResponse answer = (HttpServletResponse) response;
     String address = ClientAddress.of(http);
-    Admission admission = limiter.admit(clientId, address);
+    Reading reading = read(http);
+    Admission admission = limiter.admit(reading.clientKey(), address);
     if (!admission.admitted()) {
-      audit.record("token.refuse", clientId, null, "rate_limit_exceeded", address);
-      refuse((HttpServletResponse) response, admission.retryAfterSeconds());
+      audit.record("token.refuse", reading.clientKey(), null, "rate_limit_exceeded", address);
+      refuse(answer, admission.retryAfterSeconds());
       return;
     }
     try {
-      chain.doFilter(readAhead, response);
+      if (reading.refusal() == null) {
+        chain.doFilter(reading.request(), response);
+      } else {
+        audit.record("token.refuse", null, null, reading.refusal().error(), address);
+        TokenAnswer.of(reading.refusal()).writeTo(answer);
+      }
     } finally {
-      limiter.settle(admission, ((HttpServletResponse) response).getStatus());
+      limiter.settle(admission, answer.getStatus());
     }
+  }
+
+  private static Reading read(HttpServletRequest http) {
+    try {
+      TokenBody body = TokenBody.read(http);
+      String key =
+          clientKey(
+              body.text(),
+              http.getContentType(),
+              http.getHeader("Authorization"),
+              http.getQueryString());
+      return new Reading(new ReadAheadRequest(http, body), key, null);
+    } catch (OAuthError refusal) {
+      return new Reading(null, null, refusal);
+    }
+  }
+
+  /**
+   * The key of the client's budgets: the account the request names, as the endpoint finds it
+   * ({@link TokenRequest#accountId}: one key whatever the case), or null when it names none.
+   *
+   * @throws OAuthError the endpoint's own refusal of a request it cannot parse: a repeated
+   *     parameter, Basic and form credentials together, a malformed body or header
+   */
+  static String clientKey(String body, String contentType, String authorization, String query) {
+    return TokenRequest.from(body, contentType, authorization, query)
+        .accountId()
+        .map(UUID::toString)
+        .orElse(null);
   }
 
   private static void refuse(HttpServletResponse response, long retryAfter) throws IOException {

@@ -4,6 +4,7 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.EstimationProbe;
 import java.time.Clock;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -17,6 +18,8 @@ import javax.sql.DataSource;
 public final class RateLimiter {
   /** SPEC 8: 60 successful token requests per minute per client_id. */
   public static final int SPEC_PER_MINUTE = 60;
+
+  private static final Logger LOG = Logger.getLogger(RateLimiter.class.getName());
 
   private final BucketStore store;
   private final Budget successes;
@@ -39,18 +42,25 @@ public final class RateLimiter {
         new DatabaseBuckets(dataSource, new ClockTime(clock)), successesPerMinute);
   }
 
-  /** Deletes refilled buckets from the database store; nothing to do in memory. */
+  /**
+   * Deletes refilled buckets from the database store; nothing to do in memory. Runs on a schedule,
+   * which an exception would end for good: a failure is logged and the next run tries again.
+   */
   public void removeExpired() {
     if (store instanceof DatabaseBuckets database) {
-      database.removeExpired();
+      try {
+        database.removeExpired();
+      } catch (RuntimeException e) {
+        LOG.warning("Expired rate-limit buckets could not be deleted; next try in a minute: " + e);
+      }
     }
   }
 
   /**
    * Decides before the request runs.
    *
-   * @param clientId the client_id the request names, or null when it names none (or a malformed
-   *     one)
+   * @param clientId the account the request names, as {@link RateLimitFilter#clientKey} gives it,
+   *     or null when it names none
    * @param address the caller's address
    */
   Admission admit(String clientId, String address) {

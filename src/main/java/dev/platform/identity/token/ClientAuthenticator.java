@@ -33,7 +33,7 @@ final class ClientAuthenticator {
    *     a deactivated or deleted account, so strangers learn nothing about an account's state
    */
   ServiceAccount authenticate(TokenRequest request) {
-    Optional<ServiceAccount> account = clientId(request.clientId()).flatMap(accounts::find);
+    Optional<ServiceAccount> account = request.accountId().flatMap(accounts::find);
     String stored = account.map(ServiceAccount::secretDigest).orElse(decoy);
     boolean matches = digest.matches(request.clientSecret(), stored);
     if (account.isEmpty() || !matches) {
@@ -43,17 +43,5 @@ final class ClientAuthenticator {
       throw OAuthError.invalidClient(REVOKED, request.usedBasic());
     }
     return account.get();
-  }
-
-  /** A client_id that is not a UUID names no account (invalid_client, not invalid_request). */
-  private static Optional<UUID> clientId(String text) {
-    try {
-      UUID id = UUID.fromString(text);
-      return id.toString().equals(text.toLowerCase(java.util.Locale.ROOT))
-          ? Optional.of(id)
-          : Optional.empty();
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
   }
 }

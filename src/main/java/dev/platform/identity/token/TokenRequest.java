@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * A checked {@code POST /oauth/token} request (SPEC 4.1, RFC 6749 §4.4.2). Only its shape is
@@ -91,6 +92,25 @@ public record TokenRequest(
         basic.isPresent()
             ? ClientAuthentication.CLIENT_SECRET_BASIC
             : ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
+  /**
+   * The account this request names: its client_id read as a UUID in any case, since the account
+   * lookup ignores case (so {@code ABC...} and {@code abc...} name one account). Anything else,
+   * such as a UUID with spaces or without its dashes, names none and fails authentication as {@code
+   * invalid_client}. The rate limiter keys a client's budget by this, so the two cannot disagree.
+   */
+  public Optional<UUID> accountId() {
+    try {
+      UUID id = UUID.fromString(clientId);
+      // UUID.fromString also takes short groups ("1-1-1-1-1") and a sign; only the canonical
+      // 36-character text, in either case, names an account.
+      return id.toString().equals(clientId.toLowerCase(Locale.ROOT))
+          ? Optional.of(id)
+          : Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   /** Whether the client used HTTP Basic: a 401 then challenges it (RFC 6749 §5.2). */

@@ -13,8 +13,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * {@code POST /oauth/token} (SPEC 4.1): parse, authenticate, grant, sign. A read path: one
@@ -25,9 +23,6 @@ import java.nio.charset.StandardCharsets;
  * RSA signature itself (README "Performance"). Every other path but the key list stays with Jersey.
  */
 public final class TokenServlet extends HttpServlet {
-  /** A token request is a few hundred bytes; anything near this is not one. */
-  static final int MAX_BODY = 16 * 1024;
-
   private final transient ClientAuthenticator clients;
   private final transient ScopeCatalog scopes;
   private final transient TokenIssuer issuer;
@@ -58,7 +53,7 @@ public final class TokenServlet extends HttpServlet {
     try {
       return TokenAnswer.of(
           issue(
-              read(request),
+              TokenBody.read(request).text(),
               request.getContentType(),
               request.getHeader("Authorization"),
               request.getQueryString(),
@@ -92,23 +87,6 @@ public final class TokenServlet extends HttpServlet {
       return scopes.grant(account.scopes(), request.scope());
     } catch (InvalidScopeException e) {
       throw OAuthError.invalidScope(e.getMessage());
-    }
-  }
-
-  /** The body as UTF-8, read in one buffer of the declared length when there is one. */
-  private static String read(HttpServletRequest request) {
-    long declared = request.getContentLengthLong();
-    try (InputStream body = request.getInputStream()) {
-      byte[] bytes =
-          declared > MAX_BODY
-              ? null
-              : body.readNBytes(declared < 0 ? MAX_BODY + 1 : (int) declared);
-      if (bytes == null || bytes.length > MAX_BODY) {
-        throw OAuthError.invalidRequest("The request body is larger than " + MAX_BODY + " bytes");
-      }
-      return new String(bytes, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw OAuthError.invalidRequest("The request body could not be read");
     }
   }
 }

@@ -102,6 +102,7 @@ public class Startup implements ServletContextListener {
 
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
+    ProxyWarning.logIfNoProxyIsTrusted(settings);
     database = Database.fromJndi();
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();

@@ -136,4 +136,35 @@ class ConfExamplesTest {
       assertTrue(postBoot.contains(" jdbc/identity\n"), env);
     }
   }
+
+  /** The value each example gives {@code entry}, by file. */
+  static List<String> values(String entry) throws Exception {
+    List<String> values = new ArrayList<>();
+    for (Path example : examples()) {
+      NodeList entries = parse(example).getElementsByTagName("Environment");
+      for (int i = 0; i < entries.getLength(); i++) {
+        Element environment = (Element) entries.item(i);
+        if (environment.getAttribute("name").equals(entry)) {
+          values.add(environment.getAttribute("value"));
+        }
+      }
+    }
+    for (Path example : examples("conf/payara")) {
+      for (Element env : envEntries(parse(example))) {
+        if (text(env, "env-entry-name").equals(entry)) {
+          values.add(text(env, "env-entry-value"));
+        }
+      }
+    }
+    return values;
+  }
+
+  @Test
+  void whenExamplesRunBehindAProxyOnTheHostThenTheyTrustItsLoopbackAddresses() throws Exception {
+    List<String> values = values(JndiSettings.TRUSTED_PROXIES);
+
+    // Behind an untrusted proxy every caller shares the proxy's address and its failure budget.
+    assertEquals(
+        List.of("127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1"), values);
+  }
 }

@@ -78,6 +78,16 @@ class JndiSettingsTest {
   }
 
   @Test
+  void whenTrustedProxiesAreIpv6ThenInTheFormTheContainerGivesTheConnectionsAddress() {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.TRUSTED_PROXIES, "127.0.0.1, ::1 ,2001:DB8::7");
+
+    assertEquals(
+        List.of("127.0.0.1", "0:0:0:0:0:0:0:1", "2001:db8:0:0:0:0:0:7"),
+        read(entries).trustedProxies());
+  }
+
+  @Test
   void whenBootstrapConfiguredThenItIsReadAndItsSecretHidden() {
     UUID id = UUID.randomUUID();
     Map<String, Object> entries = valid();
@@ -130,6 +140,7 @@ class JndiSettingsTest {
         "identity/rateLimitStore | redis | must be 'memory' or 'database'",
         "identity/rsaProvider | bouncycastle | must be 'accp' or 'jdk'",
         "identity/trustedProxies | proxy.example.com | must list IP addresses",
+        "identity/trustedProxies | 1:::2 | must list IP addresses",
         "identity/tokenRateLimit | 0 | must be from 1 to 1000000",
         "identity/tokenRateLimit | lots | is not a whole number",
         "identity/adminTokenLifetime | P2D | must be at most PT24H",

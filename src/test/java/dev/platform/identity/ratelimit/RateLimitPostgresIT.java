@@ -1,11 +1,15 @@
 package dev.platform.identity.ratelimit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.FreshPostgres;
 import dev.platform.identity.key.MutableClock;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -15,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.postgresql.ds.PGSimpleDataSource;
 
-/** Two nodes' limiters on one PostgreSQL database share one budget (-Ppostgres). */
+/** Buckets in PostgreSQL (-Ppostgres): one budget for two nodes, and expired rows deleted. */
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
 class RateLimitPostgresIT {
   final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T00:00:00Z"));
@@ -57,6 +61,74 @@ class RateLimitPostgresIT {
       clock.advance(Duration.ofMinutes(1));
       assertEquals(true, nodeB.admit(client, "10.0.0.1").admitted());
       assertEquals(true, database.isPostgreSql());
+    }
+  }
+
+  /** Rows of buckets that refilled long ago, as a flood of strangers leaves them. */
+  void insertExpired(int rows) throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(
+          "insert into rate_limit_bucket (id, state, expires_at) select 'ok:' || g, null, 0"
+              + " from generate_series(1, "
+              + rows
+              + ") g");
+    }
+  }
+
+  /**
+   * Moves every row's expiry two minutes back: Bucket4j stamps {@code expires_at} from the wall
+   * clock, not from the limiter's, so this stands for two minutes passing.
+   */
+  void twoMinutesLater() throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("update rate_limit_bucket set expires_at = expires_at - 120000");
+    }
+  }
+
+  long rows() throws SQLException {
+    try (Connection connection = dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet count = statement.executeQuery("select count(*) from rate_limit_bucket")) {
+      count.next();
+      return count.getLong(1);
+    }
+  }
+
+  @Test
+  void whenStrangersLeftManyBucketsThenOneRunDeletesEveryExpiredRow() throws SQLException {
+    try (Database database = Database.open(dataSource())) {
+      RateLimiter limiter = RateLimiter.inDatabase(dataSource(), clock, 60);
+      for (int i = 0; i < 20; i++) {
+        Admission admission = limiter.admit(UUID.randomUUID().toString(), "203.0.113.7");
+        limiter.settle(admission, 401);
+      }
+      insertExpired(2 * DatabaseBuckets.CLEANUP_BATCH + 500);
+      long live = rows();
+
+      twoMinutesLater();
+      limiter.removeExpired();
+
+      assertEquals(2 * DatabaseBuckets.CLEANUP_BATCH + 500 + 41, live);
+      assertEquals(0, rows());
+    }
+  }
+
+  @Test
+  void whenMoreHaveExpiredThanOneRunMayDeleteThenTheRunStopsAtItsBoundAndTheNextGoesOn()
+      throws SQLException {
+    try (Database database = Database.open(dataSource())) {
+      DatabaseBuckets buckets = new DatabaseBuckets(dataSource(), new ClockTime(clock));
+      insertExpired(350);
+      Admission admission =
+          new RateLimiter(buckets, 60).admit(UUID.randomUUID().toString(), "203.0.113.8");
+
+      assertEquals(300, buckets.removeExpired(100, 3));
+      assertEquals(50 + 3, rows());
+      assertEquals(50, buckets.removeExpired(100, 3));
+      assertEquals(3, rows());
+      assertTrue(admission.admitted());
     }
   }
 }

@@ -1,15 +1,18 @@
 package dev.platform.identity.ratelimit;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.key.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 class RateLimiterTest {
   static final String VICTIM = "3f0c2d1e-0000-4000-8000-00000000000a";
@@ -115,16 +118,16 @@ class RateLimiterTest {
   }
 
   @Test
-  void whenTheClientIdIsReadFromBasicOrTheFormThenBothGiveTheSameKey() {
-    String basic =
-        "Basic "
-            + java.util.Base64.getEncoder()
-                .encodeToString((VICTIM.toUpperCase() + ":s%3Acret").getBytes());
+  void whenTheDatabaseCannotBeReachedThenCleanupLogsAndLeavesTheScheduleRunning() {
+    PGSimpleDataSource unreachable = new PGSimpleDataSource();
+    unreachable.setUrl("jdbc:postgresql://127.0.0.1:1/identity?connectTimeout=1");
+    RateLimiter limiter = RateLimiter.inDatabase(unreachable, clock, RateLimiter.SPEC_PER_MINUTE);
 
-    assertEquals(VICTIM, ClientId.from(basic, ""));
-    assertEquals(VICTIM, ClientId.from(null, "grant_type=client_credentials&client_id=" + VICTIM));
-    assertNull(ClientId.from("Basic !!!", ""));
-    assertNull(ClientId.from(null, "client_id=" + "x".repeat(65)));
-    assertNull(ClientId.from(null, "grant_type=client_credentials"));
+    try (LogCapture log = LogCapture.of(RateLimiter.class.getName())) {
+      assertDoesNotThrow(limiter::removeExpired);
+
+      assertEquals(1, log.messages().size(), log.messages().toString());
+      assertTrue(log.messages().get(0).startsWith("Expired rate-limit buckets could not be"));
+    }
   }
 }

@@ -9,6 +9,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -78,6 +79,25 @@ class TokenRequestTest {
     assertEquals(
         "not-a-uuid",
         post("grant_type=client_credentials&client_id=not-a-uuid&client_secret=s").clientId());
+  }
+
+  @Test
+  void whenClientIdIsAUuidInAnyCaseThenItNamesThatAccount() {
+    String upper = ID.toUpperCase(java.util.Locale.ROOT);
+
+    assertEquals(Optional.of(UUID.fromString(ID)), post(POST).accountId());
+    assertEquals(
+        Optional.of(UUID.fromString(ID)),
+        post("grant_type=client_credentials&client_id=" + upper + "&client_secret=s").accountId());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"not-a-uuid", "+" + ID, ID + "+", "1-1-1-1-1", "0b9a1a6e8f574d1c9a531f6c1f7e2a10"})
+  void whenClientIdIsNotACanonicalUuidThenItNamesNoAccount(String clientId) {
+    String body = "grant_type=client_credentials&client_id=" + clientId + "&client_secret=s";
+
+    assertEquals(Optional.empty(), post(body).accountId());
   }
 
   @Test
