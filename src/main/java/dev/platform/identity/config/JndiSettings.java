@@ -160,16 +160,13 @@ public final class JndiSettings {
       throw new InvalidSettingException(ISSUER, "must not end with '/'");
     }
     boolean https = "https".equalsIgnoreCase(uri.getScheme());
-    boolean loopbackHttp = "http".equalsIgnoreCase(uri.getScheme()) && isLoopback(uri.getHost());
+    boolean loopbackHttp =
+        "http".equalsIgnoreCase(uri.getScheme()) && LoopbackHost.is(uri.getHost());
     if (!https && !loopbackHttp) {
       throw new InvalidSettingException(
           ISSUER, "must use https (plain http is allowed only on a loopback host)");
     }
     return uri;
-  }
-
-  private static boolean isLoopback(String host) {
-    return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
   }
 
   private Duration duration(String entry, Duration min, Duration max, String minText) {

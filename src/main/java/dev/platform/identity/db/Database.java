@@ -11,6 +11,7 @@ import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
 import org.eclipse.persistence.config.PersistenceUnitProperties;
+import org.flywaydb.core.api.migration.JavaMigration;
 
 /** The one way to the database: migrates it, then runs each unit of work in its own transaction. */
 public final class Database implements AutoCloseable {
@@ -27,10 +28,14 @@ public final class Database implements AutoCloseable {
     this.factory = factory;
   }
 
-  /** Migrates the database behind {@code java:comp/env/jdbc/identity} and opens it. */
-  public static Database fromJndi() {
+  /**
+   * Migrates the database behind {@code java:comp/env/jdbc/identity}, with {@code javaMigrations}
+   * beside the scripts, and opens it.
+   */
+  public static Database fromJndi(JavaMigration... javaMigrations) {
     try {
-      return open((DataSource) new InitialContext().lookup("java:comp/env/" + DATA_SOURCE));
+      return open(
+          (DataSource) new InitialContext().lookup("java:comp/env/" + DATA_SOURCE), javaMigrations);
     } catch (NamingException e) {
       throw new IllegalStateException(
           "java:comp/env/" + DATA_SOURCE + " is not bound: configure the DataSource", e);
@@ -39,10 +44,12 @@ public final class Database implements AutoCloseable {
 
   /**
    * Migrates the database to the newest schema and opens a persistence unit of its own on it. Each
-   * call gets its own EclipseLink session, as a separate node would.
+   * call gets its own EclipseLink session, as a separate node would. The service passes the Java
+   * migrations that need its settings (the signing keys' row MACs); a test that leaves them out
+   * gets the schema without their steps, which a later open with them completes.
    */
-  public static Database open(DataSource dataSource) {
-    Migrations migrations = Migrations.migrate(dataSource);
+  public static Database open(DataSource dataSource, JavaMigration... javaMigrations) {
+    Migrations migrations = Migrations.migrate(dataSource, javaMigrations);
     Map<String, Object> properties =
         Map.of(
             PersistenceUnitProperties.NON_JTA_DATASOURCE,

@@ -4,15 +4,26 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.migration.JavaMigration;
 
-/** The schema is Flyway's alone (scripts in {@code db/migration}); EclipseLink never writes DDL. */
+/**
+ * The schema is Flyway's alone (scripts in {@code db/migration}, Java migrations handed in);
+ * EclipseLink never writes DDL.
+ */
 final class Migrations {
   private static final int READY_TIMEOUT_SECONDS = 2;
   private static final String APPLIED =
       "select count(*) from \"flyway_schema_history\" where \"version\" = ? and \"success\" = true";
+  private static final String FORGET_FAILED =
+      "delete from \"flyway_schema_history\" where \"version\" = ? and \"success\" = false";
 
   private final DataSource dataSource;
   private final MigrationVersion newest;
@@ -22,15 +33,43 @@ final class Migrations {
     this.newest = newest;
   }
 
-  /** Migrates to the newest schema, remembering which that is. */
-  static Migrations migrate(DataSource dataSource) {
+  /**
+   * Migrates to the newest schema, remembering which that is: the scripts, and {@code
+   * javaMigrations} beside them (objects, so they can hold what a script cannot, such as a key).
+   */
+  static Migrations migrate(DataSource dataSource, JavaMigration... javaMigrations) {
     Flyway flyway =
         Flyway.configure(Migrations.class.getClassLoader())
             .dataSource(dataSource)
             .locations("classpath:db/migration")
+            .javaMigrations(javaMigrations)
             .load();
+    forgetFailures(flyway, dataSource, javaMigrations);
     flyway.migrate();
     return new Migrations(dataSource, flyway.info().current().getVersion());
+  }
+
+  /**
+   * A Java migration runs in one transaction, so when it fails (a wrong key-encryption key, say)
+   * nothing of it remains. H2 has no transactional DDL, so Flyway records the failure there all the
+   * same and refuses every later start until someone runs {@code flyway repair}; forgetting it lets
+   * the next start, with the setting fixed, simply run the migration again.
+   */
+  private static void forgetFailures(
+      Flyway flyway, DataSource dataSource, JavaMigration... javaMigrations) {
+    Set<MigrationVersion> ours =
+        Arrays.stream(javaMigrations).map(JavaMigration::getVersion).collect(Collectors.toSet());
+    for (MigrationInfo failed : flyway.info().all()) {
+      if (failed.getState() == MigrationState.FAILED && ours.contains(failed.getVersion())) {
+        try (Connection connection = dataSource.getConnection();
+            PreparedStatement delete = connection.prepareStatement(FORGET_FAILED)) {
+          delete.setString(1, failed.getVersion().getVersion());
+          delete.executeUpdate();
+        } catch (SQLException e) {
+          throw new IllegalStateException("the failed migration cannot be forgotten", e);
+        }
+      }
+    }
   }
 
   /** Whether the database answers and has the newest migration applied. */

@@ -48,7 +48,7 @@ public final class KeyRing {
    * Reloads the rows from the database.
    *
    * @throws IllegalStateException naming {@code java:comp/env/identity/keyEncryptionKey} when the
-   *     current key cannot be decrypted with it
+   *     current key cannot be decrypted with it, or no stored row is vouched for under it
    */
   public synchronized void refresh() {
     snapshot.set(KeyRingSnapshot.of(keys.all(), clock.instant(), snapshot.get(), encryption));

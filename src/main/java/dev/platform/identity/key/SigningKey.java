@@ -73,6 +73,12 @@ public class SigningKey {
   @Column(name = "created_at")
   private Instant createdAt;
 
+  /**
+   * {@link KeyRowMac} of the other columns; null in a row no node holding the key has vouched for.
+   */
+  @Column(name = "row_mac")
+  private String rowMac;
+
   protected SigningKey() {}
 
   private SigningKey(KeyMaterial material, String scheduleSlot, Instant now, Instant activeFrom) {
@@ -154,6 +160,29 @@ public class SigningKey {
   /** The key stops being listed at {@code time}: its last signature plus the retention. */
   void expireAt(Instant time) {
     expiresAt = time;
+  }
+
+  /** Computes the row's MAC anew: after creation and after every change of a trusted row. */
+  void updateMac(KeyRowMac mac) {
+    rowMac = mac.of(columns());
+  }
+
+  /** Whether the row is as a node holding the key-encryption key last wrote it. */
+  boolean macHolds(KeyRowMac mac) {
+    return mac.verifies(columns(), rowMac);
+  }
+
+  private KeyRow columns() {
+    return new KeyRow(
+        kid,
+        publicKey,
+        privateKey,
+        privateKeyNonce,
+        publishedAt,
+        activeFrom,
+        expiresAt,
+        revokedAt,
+        createdAt);
   }
 
   /** The public key, decoded from its stored X.509 form. */

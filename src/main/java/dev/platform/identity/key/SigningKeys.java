@@ -1,23 +1,44 @@
 package dev.platform.identity.key;
 
+import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.db.Database;
 import jakarta.persistence.EntityManager;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.logging.Logger;
+import javax.crypto.SecretKey;
 
-/** The stored signing keys. Every read goes to the database; the key ring is the cache. */
+/**
+ * The stored signing keys. Every read goes to the database; the key ring is the cache. A row whose
+ * MAC ({@link KeyRowMac}) does not hold is refused: never listed, never signed with, never changed
+ * (a change would compute a fresh MAC and so vouch for it), and named once in a SEVERE log line.
+ */
 public final class SigningKeys {
-  private final Database database;
+  private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
 
-  public SigningKeys(Database database) {
+  private final Database database;
+  private final KeyRowMac mac;
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+  /** The keys in {@code database}, their rows vouched for under {@code keyEncryptionKey}. */
+  public SigningKeys(Database database, SecretKey keyEncryptionKey) {
     this.database = database;
+    this.mac = new KeyRowMac(keyEncryptionKey);
   }
 
-  /** Every key ever stored, revoked and expired ones included, oldest first. */
+  /**
+   * Every trusted key, revoked and expired ones included, oldest first.
+   *
+   * @throws IllegalStateException naming {@code java:comp/env/identity/keyEncryptionKey} when there
+   *     are rows but none is trusted: the setting is not the key they were stored under (or every
+   *     row was changed without it), and the node must not start over with a key of its own
+   */
   public List<SigningKey> all() {
-    return database.read(SigningKeys::all);
+    return database.read(this::trusted);
   }
 
   /**
@@ -33,8 +54,11 @@ public final class SigningKeys {
       return Optional.of(
           database.write(
               em -> {
-                added[0] = change.apply(all(em));
+                List<SigningKey> stored = trusted(em);
+                added[0] = change.apply(stored);
+                stored.forEach(key -> key.updateMac(mac)); // unchanged rows keep the same MAC
                 em.flush();
+                added[0].updateMac(mac);
                 em.persist(added[0]);
                 return added[0];
               }));
@@ -46,15 +70,20 @@ public final class SigningKeys {
     }
   }
 
-  /** Applies {@code change} to the key {@code kid} in one transaction; empty if there is none. */
+  /**
+   * Applies {@code change} to the key {@code kid} in one transaction; empty if there is no trusted
+   * key {@code kid}.
+   */
   Optional<SigningKey> change(String kid, Consumer<SigningKey> change) {
     return database.write(
         em -> {
           SigningKey key = em.find(SigningKey.class, kid);
-          if (key != null) {
-            change.accept(key);
+          if (key == null || !isTrusted(key)) {
+            return Optional.empty();
           }
-          return Optional.ofNullable(key);
+          change.accept(key);
+          key.updateMac(mac);
+          return Optional.of(key);
         });
   }
 
@@ -68,7 +97,40 @@ public final class SigningKeys {
                     > 0);
   }
 
-  private static List<SigningKey> all(EntityManager em) {
-    return em.createNamedQuery(SigningKey.ALL, SigningKey.class).getResultList();
+  private List<SigningKey> trusted(EntityManager em) {
+    List<SigningKey> rows = em.createNamedQuery(SigningKey.ALL, SigningKey.class).getResultList();
+    List<SigningKey> trusted = rows.stream().filter(this::isTrusted).toList();
+    if (trusted.isEmpty() && !rows.isEmpty()) {
+      throw new IllegalStateException(
+          "java:comp/env/"
+              + JndiSettings.KEY_ENCRYPTION_KEY
+              + " does not decrypt or vouch for any of the "
+              + rows.size()
+              + " stored signing keys: it is not the key-encryption key they were stored under,"
+              + " or every row was changed without it");
+    }
+    return trusted;
+  }
+
+  private boolean isTrusted(SigningKey key) {
+    if (key.macHolds(mac)) {
+      return true;
+    }
+    if (reported.add(key.kid())) {
+      LOG.severe(
+          "Signing key row '"
+              + printable(key.kid())
+              + "' is refused and never served: its row_mac does not match its columns, so it was"
+              + " written or changed without java:comp/env/"
+              + JndiSettings.KEY_ENCRYPTION_KEY
+              + " (or by a version of this service older than the MAC, after the migration)."
+              + " Delete the row unless you know who made it.");
+    }
+    return false;
+  }
+
+  /** A kid as the log shows it: any text may be in a row nobody vouched for. */
+  static String printable(String kid) {
+    return kid.replaceAll("[^\\x20-\\x7e]", "?");
   }
 }

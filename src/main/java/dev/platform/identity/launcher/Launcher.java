@@ -60,12 +60,12 @@ public final class Launcher {
     if (!Files.isRegularFile(options.war())) {
       throw new IllegalStateException(options.war() + " is missing: build it with mvn package");
     }
-    Files.createDirectories(options.data());
     Path base = Files.createTempDirectory("identity-tomcat");
     Files.createDirectories(base.resolve("webapps"));
 
     Tomcat tomcat = new Tomcat();
     LogLine.install(); // after new Tomcat(), which resets java.util.logging
+    DataFolder.prepare(options.data());
     tomcat.setBaseDir(base.toString());
     tomcat.setPort(options.port());
     Connector connector = tomcat.getConnector();

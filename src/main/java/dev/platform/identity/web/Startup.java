@@ -12,6 +12,7 @@ import dev.platform.identity.db.Database;
 import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
+import dev.platform.identity.key.KeyRowMacMigration;
 import dev.platform.identity.key.PublicKeysServlet;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.SigningKeys;
@@ -103,13 +104,13 @@ public class Startup implements ServletContextListener {
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
     ProxyWarning.logIfNoProxyIsTrusted(settings);
-    database = Database.fromJndi();
+    database = Database.fromJndi(new KeyRowMacMigration(settings.keyEncryptionKey()));
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
     SecretDigest digest = new SecretDigest(settings.secretPepper());
     new Bootstrap(accounts, digest, clock, random).run(settings);
-    SigningKeys signingKeys = new SigningKeys(database);
+    SigningKeys signingKeys = new SigningKeys(database, settings.keyEncryptionKey());
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
     KeyEncryption keyEncryption = new KeyEncryption(settings.keyEncryptionKey(), random, rsa);
     KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);

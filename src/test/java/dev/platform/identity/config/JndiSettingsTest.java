@@ -15,6 +15,7 @@ import javax.naming.NamingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class JndiSettingsTest {
   static final String KEK = TestSettings.KEK;
@@ -75,6 +76,54 @@ class JndiSettingsTest {
     assertEquals(Duration.ofHours(1), settings.tokenLifetime());
     assertEquals(3072, settings.signingKeySize());
     assertEquals(Settings.RateLimitStore.DATABASE, settings.rateLimitStore());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://localhost",
+        "http://LocalHost:8080",
+        "http://127.0.0.1:8080",
+        "http://127.1.2.3",
+        "http://127.255.255.255:80",
+        "http://[::1]:8080",
+        "http://[0:0:0:0:0:0:0:1]",
+        "http://[0000::0001]/identity",
+      })
+  void whenHttpIssuerIsOnALoopbackLiteralThenAccepted(String issuer) {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.ISSUER, issuer);
+
+    assertEquals(issuer, read(entries).issuer().toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "http://127.example.com",
+        "http://127.0.0.1.nip.io",
+        "http://127.0.0.1.:8080",
+        "http://localhost.evil.com",
+        "http://localhost.",
+        "http://evil-localhost",
+        "http://127.1",
+        "http://127.0.0.256",
+        "http://127.0.0.01",
+        "http://128.0.0.1",
+        "http://0x7f.0.0.1",
+        "http://[::2]",
+        "http://[::1:1]",
+        "http://[1::1]",
+        "http://[::ffff:127.0.0.1]",
+        "http://[0:0:0:0:0:0:0:0:1]",
+      })
+  void whenHttpIssuerMerelyLooksLikeLoopbackThenRefused(String issuer) {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.ISSUER, issuer);
+
+    InvalidSettingException e = assertThrows(InvalidSettingException.class, () -> read(entries));
+
+    assertTrue(e.getMessage().startsWith("java:comp/env/identity/issuer "), e.getMessage());
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -139,9 +140,11 @@ class LauncherIT {
       throws Exception {
     String clientId;
     String secret;
+    Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwxr-xr-x"));
     try (Launched first = new Launched(freePort(), "--data", data.toString())) {
       assertTrue(first.awaitListening(), first.output());
       assertEquals(200, first.get("/health/ready"));
+      assertTrue(first.output().contains(data + " was rwxr-xr-x"), first.output());
       Matcher printed = SECRET.matcher(first.output());
       assertTrue(printed.find(), first.output());
       secret = printed.group(1);
@@ -151,6 +154,7 @@ class LauncherIT {
       assertTrue(first.output().contains("Generated a new key-encryption key"));
     }
     assertTrue(Files.exists(data.resolve("key-encryption-key")));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(data)));
 
     try (Launched second = new Launched(freePort(), "--data", data.toString())) {
       assertTrue(second.awaitListening(), second.output());

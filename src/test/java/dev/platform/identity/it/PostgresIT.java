@@ -1,6 +1,7 @@
 package dev.platform.identity.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.account.AccountProfile;
@@ -10,6 +11,7 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.key.LegacyKeyRows;
 import dev.platform.identity.key.SigningKey;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.key.TestNodes.Node;
@@ -128,6 +130,22 @@ class PostgresIT {
       assertEquals(
           Optional.of(keys.get(1).activeFrom().plus(Duration.ofHours(25))),
           keys.get(0).expiresAt());
+    }
+  }
+
+  @Test
+  void whenKeyRowsPredateTheRowMacThenTheMigrationVouchesForTheWholeOnesOnly() throws Exception {
+    Settings settings = TestNodes.settings();
+    LegacyKeyRows legacy = LegacyKeyRows.on(dataSource(), settings);
+    String whole = legacy.insert(NOW.minus(Duration.ofDays(10)), null);
+    String swapped = legacy.insertWithForeignPublicKey(NOW.minus(Duration.ofDays(1)));
+
+    try (Node node = TestNodes.node(dataSource(), settings, Clock.fixed(NOW, ZoneOffset.UTC))) {
+      assertFalse(node.rotation().rotateIfDue(), "the old current key still signs");
+
+      assertEquals(whole, node.ring().current().kid());
+      assertTrue(node.ring().publicKey(swapped).isEmpty());
+      assertEquals(List.of(whole), node.keys().all().stream().map(SigningKey::kid).toList());
     }
   }
 

@@ -44,8 +44,8 @@ public final class TestNodes {
 
   /** A node on {@code dataSource} (migrated on opening); nothing is created until it rotates. */
   public static Node node(DataSource dataSource, Settings settings, Clock clock) {
-    Database db = Database.open(dataSource);
-    SigningKeys keys = new SigningKeys(db);
+    Database db = Database.open(dataSource, new KeyRowMacMigration(settings.keyEncryptionKey()));
+    SigningKeys keys = new SigningKeys(db, settings.keyEncryptionKey());
     KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), RANDOM);
     KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
     return new Node(
