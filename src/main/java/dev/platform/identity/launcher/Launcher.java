@@ -74,6 +74,12 @@ public final class Launcher {
     // after 100 requests, which costs a new TCP connection every hundredth token.
     connector.setProperty("maxKeepAliveRequests", "-1");
     connector.setProperty("maxThreads", Integer.toString(options.threads()));
+    // A client gets 5 s for its request line and headers, and for each read of a body that is read
+    // blocking (the token body is read non-blocking, with its own deadline); an idle kept-alive
+    // connection is closed after 20 s. Tomcat's defaults (60 s, and keep-alive equal to it) let a
+    // few slow clients hold connections for a minute each (issue 26).
+    connector.setProperty("connectionTimeout", "5000");
+    connector.setProperty("keepAliveTimeout", "20000");
     tomcat.enableNaming();
     tomcat.getHost().getPipeline().addValve(quietErrorPages());
     tomcat.setAddDefaultWebXmlToWebapp(false);

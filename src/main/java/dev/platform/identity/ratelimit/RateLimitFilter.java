@@ -2,10 +2,13 @@ package dev.platform.identity.ratelimit;
 
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
+import dev.platform.identity.token.BodyReader;
 import dev.platform.identity.token.OAuthError;
+import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import dev.platform.identity.token.TokenRequest;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -24,14 +27,19 @@ import java.util.UUID;
  * {@link TokenBody} and {@link TokenRequest#from}, so the client whose budget is spent is the
  * client the endpoint authenticates; a request the endpoint would refuse unparsed is refused here,
  * with the endpoint's answer, as a failure of its address.
+ *
+ * <p>The body is read without a thread by {@link BodyReader} (issue 26); the filter judges the
+ * request when it comes back, as an {@code ASYNC} dispatch, with the body read.
  */
 public final class RateLimitFilter implements Filter {
   private final RateLimiter limiter;
   private final AuditLog audit;
+  private final SlowBodies slowBodies;
 
-  public RateLimitFilter(RateLimiter limiter, AuditLog audit) {
+  public RateLimitFilter(RateLimiter limiter, AuditLog audit, SlowBodies slowBodies) {
     this.limiter = limiter;
     this.audit = audit;
+    this.slowBodies = slowBodies;
   }
 
   /** What the filter made of a request: the request to hand on and its key, or a refusal. */
@@ -43,6 +51,10 @@ public final class RateLimitFilter implements Filter {
     HttpServletRequest http = (HttpServletRequest) request;
     if (!"POST".equals(http.getMethod())) {
       chain.doFilter(request, response);
+      return;
+    }
+    if (http.getDispatcherType() == DispatcherType.REQUEST && http.isAsyncSupported()) {
+      BodyReader.start(http, slowBodies);
       return;
     }
     HttpServletResponse answer = (HttpServletResponse) response;

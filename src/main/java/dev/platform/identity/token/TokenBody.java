@@ -17,17 +17,22 @@ public final class TokenBody {
 
   private final byte[] bytes;
 
-  private TokenBody(byte[] bytes) {
+  TokenBody(byte[] bytes) {
     this.bytes = bytes;
   }
 
   /**
-   * Reads the whole body of {@code request}.
+   * Reads the whole body of {@code request}: the one {@link BodyReader} buffered without a thread
+   * when there is one, else by blocking.
    *
    * @throws OAuthError {@code invalid_request} when the body is larger than {@link #MAX} or cannot
    *     be read
    */
   public static TokenBody read(HttpServletRequest request) {
+    TokenBody buffered = BodyReader.buffered(request);
+    if (buffered != null) {
+      return buffered;
+    }
     long declared = request.getContentLengthLong();
     try (InputStream body = request.getInputStream()) {
       byte[] bytes =

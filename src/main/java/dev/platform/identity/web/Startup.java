@@ -19,8 +19,11 @@ import dev.platform.identity.key.SigningKeys;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
+import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenIssuer;
 import dev.platform.identity.token.TokenServlet;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
@@ -31,6 +34,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -135,12 +139,19 @@ public class Startup implements ServletContextListener {
             clock,
             random);
     extend(application);
-    context
-        .addFilter("client-address", new ClientAddress(settings.trustedProxies()))
-        .addMappingForUrlPatterns(null, false, "/*");
-    context
-        .addFilter("rate-limit", new RateLimitFilter(rateLimiter(settings, clock), audit))
-        .addMappingForUrlPatterns(null, false, "/oauth/token");
+    // Every filter and servlet on the token path supports async: it reads its body without a
+    // thread and comes back as an ASYNC dispatch (issue 26).
+    FilterRegistration.Dynamic clientAddress =
+        context.addFilter("client-address", new ClientAddress(settings.trustedProxies()));
+    clientAddress.setAsyncSupported(true);
+    clientAddress.addMappingForUrlPatterns(null, false, "/*");
+    FilterRegistration.Dynamic rateLimit =
+        context.addFilter(
+            "rate-limit",
+            new RateLimitFilter(rateLimiter(settings, clock), audit, new SlowBodies(clock)));
+    rateLimit.setAsyncSupported(true);
+    rateLimit.addMappingForUrlPatterns(
+        EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/oauth/token");
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
@@ -149,9 +160,10 @@ public class Startup implements ServletContextListener {
             keyRing,
             rsa,
             clock);
-    context
-        .addServlet("token", new TokenServlet(accounts, digest, scopes, issuer, audit))
-        .addMapping("/oauth/token");
+    ServletRegistration.Dynamic token =
+        context.addServlet("token", new TokenServlet(accounts, digest, scopes, issuer, audit));
+    token.setAsyncSupported(true);
+    token.addMapping("/oauth/token");
     context
         .addServlet("public-keys", new PublicKeysServlet(keyRing))
         .addMapping("/api/public-keys");
