@@ -122,6 +122,62 @@ class LauncherIT {
     }
   }
 
+  /**
+   * Issue 26: with 8 request threads (the fewest the default gives), 32 clients that announce a
+   * token request body and stall take no thread: health, the keys and a token still answer, each
+   * within a bound that only a blocked service misses (they take milliseconds).
+   */
+  @Test
+  void whenThirtyTwoSlowBodiesAreOpenOnEightThreadsThenTheServiceStillAnswers() throws Exception {
+    List<java.net.Socket> slow = new ArrayList<>();
+    try (Launched launched =
+        new Launched(freePort(), "--data", data.toString(), "--threads", "8")) {
+      assertTrue(launched.awaitListening(), launched.output());
+      Matcher secret = SECRET.matcher(launched.output());
+      Matcher id = CLIENT_ID.matcher(launched.output());
+      assertTrue(secret.find() && id.find(), launched.output());
+      for (int i = 0; i < 32; i++) {
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", launched.port);
+        socket
+            .getOutputStream()
+            .write(
+                ("POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Content-Type: application/x-www-form-urlencoded\r\n"
+                        + "Content-Length: 1000\r\n\r\ngrant_type=")
+                    .getBytes(StandardCharsets.US_ASCII));
+        slow.add(socket);
+      }
+      HttpClient client = HttpClient.newHttpClient();
+      java.time.Duration bound = java.time.Duration.ofSeconds(3);
+      String base = "http://127.0.0.1:" + launched.port;
+      for (String path : List.of("/health/live", "/api/public-keys")) {
+        HttpResponse<String> answer =
+            client.send(
+                HttpRequest.newBuilder(URI.create(base + path)).timeout(bound).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), path);
+      }
+      HttpResponse<String> token =
+          client.send(
+              HttpRequest.newBuilder(URI.create(base + "/oauth/token"))
+                  .timeout(bound)
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "grant_type=client_credentials&client_id="
+                              + id.group(1)
+                              + "&client_secret="
+                              + secret.group(1)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, token.statusCode(), token.body());
+    } finally {
+      for (java.net.Socket socket : slow) {
+        socket.close();
+      }
+    }
+  }
+
   @Test
   void whenStoppedBySigtermThenTheLinesOfTheStopAreLoggedToTheLast() throws Exception {
     Launched launched = new Launched(freePort(), "--data", data.toString());
