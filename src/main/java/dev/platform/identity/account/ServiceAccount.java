@@ -83,6 +83,28 @@ public class ServiceAccount {
     this.updatedAt = now;
   }
 
+  /** An account as stored, read by a query of its own (issue 26: {@link AccountOrDecoy}). */
+  static ServiceAccount stored(
+      String clientId,
+      AccountProfile profile,
+      AccountStatus status,
+      String secretDigest,
+      Instant createdAt,
+      Instant updatedAt) {
+    ServiceAccount account = new ServiceAccount();
+    account.clientId = clientId;
+    account.name = profile.name();
+    account.organizationId = profile.organizationId();
+    account.accessibleOrgs = profile.accessibleOrgs();
+    account.scopes = profile.scopes();
+    account.serviceName = profile.serviceName();
+    account.status = status;
+    account.secretDigest = secretDigest;
+    account.createdAt = createdAt;
+    account.updatedAt = updatedAt;
+    return account;
+  }
+
   /** A new active account; its primary organization is always the first accessible one. */
   public static ServiceAccount create(
       UUID clientId, AccountProfile profile, String secretDigest, Instant now) {
