@@ -1,6 +1,7 @@
 package dev.platform.identity.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.account.AccountProfile;
@@ -83,6 +84,32 @@ class PostgresIT {
 
       a.change(id, account -> account.deactivate(NOW.plusSeconds(1)));
       assertEquals(AccountStatus.DEACTIVATED, b.find(id).orElseThrow().status());
+    }
+  }
+
+  @Test
+  void whenTheTokenPathReadsAnAccountOrNoneThenItGetsTheAccountOrTheDecoy() {
+    try (Database node = Database.open(dataSource())) {
+      ServiceAccounts accounts = new ServiceAccounts(node);
+      AccountProfile profile =
+          new AccountProfile("orders", "org-1", List.of("org-2"), List.of("kitchen:*"), "kitchen");
+      UUID id = UUID.randomUUID();
+      accounts.add(ServiceAccount.create(id, profile, "digest", NOW));
+      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy", NOW);
+
+      ServiceAccounts.Lookup found = accounts.findOrDecoy(id, decoy);
+      ServiceAccounts.Lookup unknown = accounts.findOrDecoy(UUID.randomUUID(), decoy);
+
+      assertTrue(found.found());
+      assertEquals(id, found.account().clientId());
+      assertEquals(List.of("org-1", "org-2"), found.account().accessibleOrgs());
+      assertEquals("digest", found.account().secretDigest());
+      assertEquals(NOW, found.account().createdAt());
+      assertFalse(unknown.found());
+      assertEquals(decoy.clientId(), unknown.account().clientId());
+      assertEquals("decoy", unknown.account().secretDigest());
+      assertEquals(NOW, unknown.account().updatedAt());
+      assertEquals(1, accounts.list(Optional.empty()).size());
     }
   }
 
