@@ -7,6 +7,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -30,6 +31,7 @@ import java.util.UUID;
         "select a from ServiceAccount a where a.status <> :deleted"
             + " and a.organizationId = :organization order by a.createdAt")
 @NamedQuery(name = ServiceAccount.COUNT, query = "select count(a) from ServiceAccount a")
+@NamedNativeQuery(name = AccountOrDecoy.QUERY, query = AccountOrDecoy.SQL)
 public class ServiceAccount {
   static final String LIVE = "ServiceAccount.live";
   static final String LIVE_IN_ORGANIZATION = "ServiceAccount.liveInOrganization";
