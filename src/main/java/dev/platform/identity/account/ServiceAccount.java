@@ -7,6 +7,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
+import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -30,6 +31,7 @@ import java.util.UUID;
         "select a from ServiceAccount a where a.status <> :deleted"
             + " and a.organizationId = :organization order by a.createdAt")
 @NamedQuery(name = ServiceAccount.COUNT, query = "select count(a) from ServiceAccount a")
+@NamedNativeQuery(name = AccountOrDecoy.QUERY, query = AccountOrDecoy.SQL)
 public class ServiceAccount {
   static final String LIVE = "ServiceAccount.live";
   static final String LIVE_IN_ORGANIZATION = "ServiceAccount.liveInOrganization";
@@ -81,6 +83,28 @@ public class ServiceAccount {
     this.secretDigest = secretDigest;
     this.createdAt = now;
     this.updatedAt = now;
+  }
+
+  /** An account as stored, read by a query of its own (issue 26: {@link AccountOrDecoy}). */
+  static ServiceAccount stored(
+      String clientId,
+      AccountProfile profile,
+      AccountStatus status,
+      String secretDigest,
+      Instant createdAt,
+      Instant updatedAt) {
+    ServiceAccount account = new ServiceAccount();
+    account.clientId = clientId;
+    account.name = profile.name();
+    account.organizationId = profile.organizationId();
+    account.accessibleOrgs = profile.accessibleOrgs();
+    account.scopes = profile.scopes();
+    account.serviceName = profile.serviceName();
+    account.status = status;
+    account.secretDigest = secretDigest;
+    account.createdAt = createdAt;
+    account.updatedAt = updatedAt;
+    return account;
   }
 
   /** A new active account; its primary organization is always the first accessible one. */

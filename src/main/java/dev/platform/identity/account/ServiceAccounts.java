@@ -20,6 +20,24 @@ public final class ServiceAccounts {
     return database.read(em -> Optional.ofNullable(find(em, clientId)));
   }
 
+  /**
+   * What the token path reads to authenticate a client (issue 26): the account with this client_id,
+   * tombstones included, or else {@code decoy}, in one statement that returns one row and is built
+   * the same way in both cases, so the time taken tells nothing about existence. The account read
+   * is a detached copy: changes to it are not saved.
+   */
+  public Lookup findOrDecoy(UUID clientId, ServiceAccount decoy) {
+    return database.read(em -> AccountOrDecoy.read(em, clientId, decoy));
+  }
+
+  /**
+   * The answer of {@link #findOrDecoy}.
+   *
+   * @param found whether the client_id names an account
+   * @param account that account, or the decoy when {@code found} is false
+   */
+  public record Lookup(boolean found, ServiceAccount account) {}
+
   /** Accounts that are not deleted, oldest first; only those of one organization if given. */
   public List<ServiceAccount> list(Optional<String> organizationId) {
     return database.read(

@@ -1,14 +1,16 @@
 package dev.platform.identity.token;
 
+import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
-import java.util.Optional;
+import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /**
  * Checks a client's id and secret against its account (SPEC 7.1, 3.1): one primary-key read and one
- * constant-time digest compare, the same work whether or not the account exists.
+ * constant-time digest compare, the same work whether or not the account exists (issue 26).
  */
 final class ClientAuthenticator {
   static final String FAILED = "Client authentication failed: unknown client or wrong secret";
@@ -17,13 +19,23 @@ final class ClientAuthenticator {
   private final ServiceAccounts accounts;
   private final SecretDigest digest;
 
-  /** Compared against when there is no account, so timing tells nothing about existence. */
-  private final String decoy;
+  /**
+   * Read, built and compared against when there is no account, so timing tells nothing about
+   * existence (issue 26). Its digest is of a random secret nobody knows; it is never stored and
+   * never authenticates, since {@link ServiceAccounts.Lookup#found} is false for it. Its lists hold
+   * a word each like an account's: an empty list is parsed faster than any stored one.
+   */
+  private final ServiceAccount decoy;
 
   ClientAuthenticator(ServiceAccounts accounts, SecretDigest digest) {
     this.accounts = accounts;
     this.digest = digest;
-    this.decoy = digest.of(UUID.randomUUID().toString());
+    this.decoy =
+        ServiceAccount.create(
+            UUID.randomUUID(),
+            new AccountProfile("decoy", "decoy", List.of(), List.of("decoy:none"), "decoy"),
+            digest.of(UUID.randomUUID().toString()),
+            Instant.EPOCH);
   }
 
   /**
@@ -33,15 +45,19 @@ final class ClientAuthenticator {
    *     a deactivated or deleted account, so strangers learn nothing about an account's state
    */
   ServiceAccount authenticate(TokenRequest request) {
-    Optional<ServiceAccount> account = request.accountId().flatMap(accounts::find);
-    String stored = account.map(ServiceAccount::secretDigest).orElse(decoy);
-    boolean matches = digest.matches(request.clientSecret(), stored);
-    if (account.isEmpty() || !matches) {
+    ServiceAccounts.Lookup lookup =
+        request
+            .accountId()
+            .map(id -> accounts.findOrDecoy(id, decoy))
+            .orElseGet(() -> new ServiceAccounts.Lookup(false, decoy));
+    ServiceAccount account = lookup.account();
+    boolean matches = digest.matches(request.clientSecret(), account.secretDigest());
+    if (!lookup.found() || !matches) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());
     }
-    if (!account.get().isActive()) {
+    if (!account.isActive()) {
       throw OAuthError.invalidClient(REVOKED, request.usedBasic());
     }
-    return account.get();
+    return account;
   }
 }

@@ -25,8 +25,14 @@ import java.util.regex.Pattern;
  * <p>The checks and their order are fixed at build time:
  *
  * <ol>
- *   <li>{@code exp} lies in the future, allowing the clock skew; {@code nbf}, when present, is not
- *       later than now plus the skew. A token without {@code exp} is refused.
+ *   <li>{@code exp} lies in the future, allowing the clock skew, and not further than the longest
+ *       token lifetime plus the skew ({@link Builder#maxTokenLifetime}, 24 hours by default, SPEC
+ *       8); {@code nbf}, when present, is not later than now plus the skew. A token without {@code
+ *       exp} is refused. {@code exp}, {@code nbf} and {@code iat} must be RFC 7519 NumericDates:
+ *       JSON numbers of seconds since 1970; an ISO-8601 string, a number in a string, a negative
+ *       number or one past the year 9999 is refused. A number with a fraction is accepted, as RFC
+ *       7519 allows, and floored. An {@code exp} in milliseconds lies thousands of years ahead, so
+ *       the lifetime bound refuses it.
  *   <li>The signature verifies with RS256 and the key whose id is the header's {@code kid}. The
  *       header's {@code alg} is never trusted: only {@code RS256} is accepted, so {@code none},
  *       HS256 (even with the public key as HMAC secret), RS384, PS256 and all others are refused; a
@@ -49,6 +55,9 @@ public final class BearerVerifier {
   /** The only signature algorithm accepted (SPEC 2.5). */
   public static final String ALGORITHM = "RS256";
 
+  /** The default longest token lifetime: SPEC 8's access token lifetime. */
+  public static final Duration DEFAULT_MAX_TOKEN_LIFETIME = Duration.ofHours(24);
+
   /** The default allowed clock skew. */
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(60);
 
@@ -66,12 +75,18 @@ public final class BearerVerifier {
 
   private final JwtParser parser;
   private final String issuer;
+  private final Clock clock;
+
+  /** The latest acceptable {@code exp}, from now: the longest token lifetime plus the skew. */
+  private final Duration latestExpiry;
 
   private BearerVerifier(Builder builder) {
     this.issuer = builder.issuer;
-    Clock clock = builder.clock;
+    this.clock = builder.clock;
+    this.latestExpiry = builder.maxTokenLifetime.plus(builder.skew);
     this.parser =
         Jwts.parser()
+            .json(NumericDates.wrappingJjwtJson())
             .keyLocator(keysById(builder.keys))
             // SPEC 5.4 step 2: the algorithm is ours to choose, not the token's.
             .sig()
@@ -82,12 +97,15 @@ public final class BearerVerifier {
             .zip()
             .clear()
             .and()
-            .clock(() -> Date.from(clock.instant()))
+            .clock(() -> Date.from(builder.clock.instant()))
             .clockSkewSeconds(builder.skew.toSeconds())
             .build();
   }
 
-  /** A builder with the defaults: system UTC clock, 60 s skew; issuer and keys still to be set. */
+  /**
+   * A builder with the defaults: system UTC clock, 60 s skew, 24 h longest token lifetime; issuer
+   * and keys still to be set.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -144,6 +162,12 @@ public final class BearerVerifier {
       throw UnauthenticatedException.of(
           UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException("no exp claim"));
     }
+    if (claims.getExpiration().toInstant().isAfter(clock.instant().plus(latestExpiry))) {
+      // Step 1: no token of ours lives that long; an exp in milliseconds would pass for millennia.
+      throw UnauthenticatedException.of(
+          UnauthenticatedException.INVALID_TOKEN,
+          new IllegalArgumentException("exp beyond the longest token lifetime"));
+    }
     if (!issuer.equals(claims.getIssuer())) { // Step 3
       throw UnauthenticatedException.of(
           UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException("wrong issuer"));
@@ -193,6 +217,7 @@ public final class BearerVerifier {
     private Clock clock = Clock.systemUTC();
     private PublicKeyLocator keys;
     private Duration skew = DEFAULT_CLOCK_SKEW;
+    private Duration maxTokenLifetime = DEFAULT_MAX_TOKEN_LIFETIME;
 
     private Builder() {}
 
@@ -231,6 +256,22 @@ public final class BearerVerifier {
         throw new IllegalArgumentException("the clock skew must be zero or more whole seconds");
       }
       this.skew = skew;
+      return this;
+    }
+
+    /**
+     * The longest lifetime the issuer gives a token; default 24 hours (SPEC 8). A token whose
+     * {@code exp} lies further ahead than this plus the clock skew is refused: it was not issued by
+     * a well-configured issuer, or its {@code exp} is in milliseconds. Set it to the issuer's
+     * longest configured lifetime.
+     *
+     * @param lifetime more than zero
+     */
+    public Builder maxTokenLifetime(Duration lifetime) {
+      if (lifetime.isNegative() || lifetime.isZero()) {
+        throw new IllegalArgumentException("the longest token lifetime must be more than zero");
+      }
+      this.maxTokenLifetime = lifetime;
       return this;
     }
 

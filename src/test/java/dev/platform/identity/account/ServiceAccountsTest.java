@@ -1,6 +1,7 @@
 package dev.platform.identity.account;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,40 @@ class ServiceAccountsTest {
     assertEquals("digest", read.secretDigest());
     assertEquals(NOW, read.createdAt());
     assertEquals(NOW, read.updatedAt());
+  }
+
+  @Test
+  void whenTheAccountExistsThenTheLookupFindsItWithEveryField() {
+    ServiceAccount account = stored();
+    ServiceAccount decoy =
+        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "decoy", NOW);
+
+    ServiceAccounts.Lookup lookup = accounts.findOrDecoy(account.clientId(), decoy);
+
+    assertTrue(lookup.found());
+    ServiceAccount read = lookup.account();
+    assertEquals(account.clientId(), read.clientId());
+    assertEquals(account.profile(), read.profile());
+    assertEquals(AccountStatus.ACTIVE, read.status());
+    assertEquals("digest", read.secretDigest());
+    assertEquals(NOW, read.createdAt());
+    assertEquals(NOW, read.updatedAt());
+  }
+
+  @Test
+  void whenNoAccountThenTheLookupReturnsTheDecoyAndNeverStoresIt() {
+    ServiceAccount decoy =
+        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "decoy", NOW);
+
+    ServiceAccounts.Lookup lookup = accounts.findOrDecoy(UUID.randomUUID(), decoy);
+
+    assertFalse(lookup.found());
+    assertEquals(decoy.clientId(), lookup.account().clientId());
+    assertEquals(decoy.profile(), lookup.account().profile());
+    assertEquals("decoy", lookup.account().secretDigest());
+    assertEquals(NOW, lookup.account().createdAt());
+    assertTrue(accounts.isEmpty());
+    assertTrue(accounts.find(decoy.clientId()).isEmpty());
   }
 
   @Test

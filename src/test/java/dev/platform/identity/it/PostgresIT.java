@@ -89,6 +89,32 @@ class PostgresIT {
   }
 
   @Test
+  void whenTheTokenPathReadsAnAccountOrNoneThenItGetsTheAccountOrTheDecoy() {
+    try (Database node = Database.open(dataSource())) {
+      ServiceAccounts accounts = new ServiceAccounts(node);
+      AccountProfile profile =
+          new AccountProfile("orders", "org-1", List.of("org-2"), List.of("kitchen:*"), "kitchen");
+      UUID id = UUID.randomUUID();
+      accounts.add(ServiceAccount.create(id, profile, "digest", NOW));
+      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy", NOW);
+
+      ServiceAccounts.Lookup found = accounts.findOrDecoy(id, decoy);
+      ServiceAccounts.Lookup unknown = accounts.findOrDecoy(UUID.randomUUID(), decoy);
+
+      assertTrue(found.found());
+      assertEquals(id, found.account().clientId());
+      assertEquals(List.of("org-1", "org-2"), found.account().accessibleOrgs());
+      assertEquals("digest", found.account().secretDigest());
+      assertEquals(NOW, found.account().createdAt());
+      assertFalse(unknown.found());
+      assertEquals(decoy.clientId(), unknown.account().clientId());
+      assertEquals("decoy", unknown.account().secretDigest());
+      assertEquals(NOW, unknown.account().updatedAt());
+      assertEquals(1, accounts.list(Optional.empty()).size());
+    }
+  }
+
+  @Test
   void whenMigratedThenTheScopeCatalogIsSeededAndAPutReachesAnotherNode() {
     try (Database nodeA = Database.open(dataSource());
         Database nodeB = Database.open(dataSource())) {

@@ -1,6 +1,7 @@
 package dev.platform.identity.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.account.AccountProfile;
@@ -34,7 +35,7 @@ class TokenPathTest {
   }
 
   @Test
-  void whenATokenIsIssuedThenTheOnlySqlIsOneAccountRead() {
+  void whenATokenIsIssuedOrAnUnknownClientRefusedThenTheOnlySqlIsOneAccountRead() {
     node.rotation().start();
     SecretDigest digest = new SecretDigest(settings.secretPepper());
     ServiceAccounts accounts = new ServiceAccounts(node.database());
@@ -72,7 +73,16 @@ class TokenPathTest {
     List<String> statements = counting.statements();
     assertEquals(1, statements.size(), statements.toString());
     String sql = statements.get(0).toLowerCase(Locale.ROOT);
-    assertTrue(sql.startsWith("select") && sql.contains("from service_account"), sql);
-    assertTrue(sql.contains("where (client_id = ?)"), sql);
+    assertTrue(sql.startsWith("select") && sql.contains("left join service_account"), sql);
+    assertTrue(sql.contains("on a.client_id = ?"), sql);
+
+    counting.reset();
+    String unknown = body.replace(id.toString(), UUID.randomUUID().toString());
+    assertThrows(
+        OAuthError.class,
+        () -> endpoint.issue(unknown, "application/x-www-form-urlencoded", null, "", "127.0.0.1"));
+
+    // Issue 26: an unknown client_id runs the very same statement, so the same database work.
+    assertEquals(statements, counting.statements());
   }
 }
