@@ -61,8 +61,7 @@ public final class Launcher {
       throw new IllegalStateException(options.war() + " is missing: build it with mvn package");
     }
     Files.createDirectories(options.data());
-    Path base = Files.createTempDirectory("identity-tomcat");
-    Files.createDirectories(base.resolve("webapps"));
+    Path base = TomcatFolder.fresh(options.data());
 
     Tomcat tomcat = new Tomcat();
     LogLine.install(); // after new Tomcat(), which resets java.util.logging
@@ -102,8 +101,9 @@ public final class Launcher {
     try {
       tomcat.stop();
       tomcat.destroy();
+      TomcatFolder.delete(tomcat.getServer().getCatalinaBase().toPath());
       LOG.info("Identity service stopped");
-    } catch (LifecycleException e) {
+    } catch (LifecycleException | IOException e) {
       LOG.warning("Stopping Tomcat failed: " + e.getMessage());
     }
   }

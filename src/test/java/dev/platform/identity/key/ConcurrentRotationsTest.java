@@ -52,7 +52,10 @@ class ConcurrentRotationsTest {
 
   @Test
   void whenTwoImmediateRotationsRaceThenBothKeysStayListedForTheirRetention() throws Exception {
-    List<SigningKey> rotated = race(List.of(true, true));
+    List<SigningKey> rotated = new ArrayList<>();
+    for (int round = 0; round < 5; round++) { // which one reads the clock first is up to chance
+      rotated.addAll(race(List.of(true, true)));
+    }
 
     assertKeptListed(rotated);
   }
