@@ -11,6 +11,7 @@ import java.util.Optional;
 public final class ApiError extends RuntimeException {
   private final int status;
   private final String challenge;
+  private Long retryAfter;
 
   ApiError(int status, String message) {
     this(status, message, null);
@@ -52,12 +53,24 @@ public final class ApiError extends RuntimeException {
         "Bearer error=\"insufficient_scope\", scope=\"" + String.join(" ", anyOf) + "\"");
   }
 
+  /** 429 (SPEC 7.2's shape) with {@code Retry-After} in seconds. */
+  static ApiError tooManyRequests(String message, long retryAfterSeconds) {
+    ApiError error = new ApiError(429, message);
+    error.retryAfter = retryAfterSeconds;
+    return error;
+  }
+
   static ApiError forbidden(String message) {
     return new ApiError(403, message, "Bearer error=\"insufficient_scope\"");
   }
 
   int status() {
     return status;
+  }
+
+  /** The {@code Retry-After} seconds, for a 429. */
+  Optional<Long> retryAfter() {
+    return Optional.ofNullable(retryAfter);
   }
 
   /** The {@code WWW-Authenticate} value, for a 401 or 403. */

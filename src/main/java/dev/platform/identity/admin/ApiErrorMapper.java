@@ -24,6 +24,7 @@ public final class ApiErrorMapper implements ExceptionMapper<ApiError> {
             .header(HttpHeaders.CACHE_CONTROL, "no-store")
             .entity(new Body(false, error.getMessage()));
     error.challenge().ifPresent(value -> response.header(HttpHeaders.WWW_AUTHENTICATE, value));
+    error.retryAfter().ifPresent(seconds -> response.header(HttpHeaders.RETRY_AFTER, seconds));
     return response.build();
   }
 }

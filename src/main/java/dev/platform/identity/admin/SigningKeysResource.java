@@ -4,6 +4,7 @@ import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.KeyStatus;
 import dev.platform.identity.key.SigningKey;
+import dev.platform.identity.key.TooManyKeysException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Clock;
 
 /**
  * ADMIN.md "Signing keys": {@code /admin/v1/signing-keys}, through the key ring and rotation. Every
@@ -25,10 +27,12 @@ import jakarta.ws.rs.core.Response;
 public final class SigningKeysResource {
   private final KeyRing ring;
   private final KeyRotation rotation;
+  private final KeyOperationBudget budget;
 
-  public SigningKeysResource(KeyRing ring, KeyRotation rotation) {
+  public SigningKeysResource(KeyRing ring, KeyRotation rotation, Clock clock) {
     this.ring = ring;
     this.rotation = rotation;
+    this.budget = new KeyOperationBudget(clock);
   }
 
   @GET
@@ -44,7 +48,13 @@ public final class SigningKeysResource {
       @QueryParam("immediate") String immediate, @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     boolean now = flag(immediate);
-    SigningKey key = rotation.rotate(now);
+    budget.spend(caller.token().clientId());
+    SigningKey key;
+    try {
+      key = rotation.rotate(now);
+    } catch (TooManyKeysException e) {
+      throw ApiError.conflict(e.getMessage());
+    }
     caller.audit(now ? "key.rotate.immediate" : "key.rotate", key.kid());
     return Response.status(Response.Status.CREATED).entity(status(key.kid())).build();
   }
@@ -54,6 +64,7 @@ public final class SigningKeysResource {
   @Path("{kid}/revoke")
   public KeyStatus revoke(@PathParam("kid") String kid, @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
+    budget.spend(caller.token().clientId());
     if (ring.statuses().stream().noneMatch(key -> key.kid().equals(kid))) {
       throw ApiError.notFound("no signing key " + NewAccount.quoted(kid));
     }

@@ -45,6 +45,7 @@ public final class JndiSettings {
   public static final String TOKEN_RATE_LIMIT = "identity/tokenRateLimit";
   public static final String ADMIN_TOKEN_LIFETIME = "identity/adminTokenLifetime";
   public static final String MANAGER_GRANTABLE_SCOPES = "identity/managerGrantableScopes";
+  public static final String MAX_PUBLISHED_KEYS = "identity/maxPublishedKeys";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -116,7 +117,8 @@ public final class JndiSettings {
         trustedProxies(),
         rsaEngine(),
         adminTokenLifetime(tokenLifetime),
-        managerGrantableScopes());
+        managerGrantableScopes(),
+        maxPublishedKeys());
   }
 
   /** Unset: the token lifetime; else from a minute up to the token lifetime. */
@@ -297,6 +299,25 @@ public final class JndiSettings {
           TOKEN_RATE_LIMIT, "must be from 1 to 1000000 per minute, not " + perMinute);
     }
     return perMinute;
+  }
+
+  /**
+   * At least 3: the current key, an operator's new one and the schedule's next; at most 100, which
+   * keeps the list far below a verifier's usual 64 KiB cap (about 450 bytes a 2048-bit key).
+   */
+  private int maxPublishedKeys() {
+    String text = required(MAX_PUBLISHED_KEYS);
+    int keys;
+    try {
+      keys = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidSettingException(
+          MAX_PUBLISHED_KEYS, "is not a whole number: '" + text + "'");
+    }
+    if (keys < 3 || keys > 100) {
+      throw new InvalidSettingException(MAX_PUBLISHED_KEYS, "must be from 3 to 100, not " + keys);
+    }
+    return keys;
   }
 
   /** Literal IPv4 or IPv6 addresses, comma- or space-separated; no names (no DNS at start-up). */

@@ -26,6 +26,8 @@ import javax.crypto.SecretKey;
  *     tokenLifetime}, shorter where a stolen administrator's token should be worth less
  * @param managerGrantableScopes scopes a caller without {@code identity:admin} may grant beyond its
  *     own (wildcards allowed); empty: only its own
+ * @param maxPublishedKeys the most signing keys the published list may hold; operators' rotations
+ *     that would pass it are refused, keeping one place for the schedule's next key
  */
 public record Settings(
     URI issuer,
@@ -41,7 +43,8 @@ public record Settings(
     List<String> trustedProxies,
     RsaEngine rsaEngine,
     Duration adminTokenLifetime,
-    List<String> managerGrantableScopes) {
+    List<String> managerGrantableScopes,
+    int maxPublishedKeys) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

@@ -4,9 +4,11 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.Settings.KeySchedule;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,11 +26,21 @@ import java.util.logging.Logger;
 public final class KeyRotation implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(KeyRotation.class.getName());
 
+  /**
+   * A key out of the list this long is deleted: every token it signed expired long before (the
+   * retention is at least the token lifetime), and the audit log keeps its kid.
+   */
+  static final Duration PRUNE_AFTER = Duration.ofDays(30);
+
+  /** Rows deleted per check at most, so a large backlog cannot stall one refresh. */
+  static final int PRUNE_BATCH = 100;
+
   private final SigningKeys keys;
   private final KeyRing ring;
   private final KeyEncryption encryption;
   private final KeySchedule schedule;
   private final int keySize;
+  private final int maxPublishedKeys;
   private final Clock clock;
   private final SecureRandom random;
   private ScheduledExecutorService scheduler;
@@ -45,6 +57,7 @@ public final class KeyRotation implements AutoCloseable {
     this.encryption = encryption;
     this.schedule = settings.keySchedule();
     this.keySize = settings.signingKeySize();
+    this.maxPublishedKeys = settings.maxPublishedKeys();
     this.clock = clock;
     this.random = random;
   }
@@ -83,13 +96,42 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   /**
-   * The scheduled step: reloads the ring, then creates the first key or the next one if it is due.
+   * The scheduled step: reloads the ring, then creates the first key or the next one if it is due,
+   * and deletes some keys long out of the list. Never refused by {@code maxPublishedKeys}: the
+   * schedule lists at most two keys of its own, and operators' rotations leave it a place.
    *
    * @return whether this node created a key
    */
   public boolean rotateIfDue() {
     ring.refresh();
-    return createIfDue(ring.rows(), now());
+    Instant now = now();
+    boolean created = createIfDue(ring.rows(), now);
+    if (prune(ring.rows(), now) > 0) {
+      ring.refresh();
+    }
+    return created;
+  }
+
+  /** Deletes up to {@link #PRUNE_BATCH} keys out of the list for {@link #PRUNE_AFTER}. */
+  int prune(List<SigningKey> rows, Instant now) {
+    Instant before = now.minus(PRUNE_AFTER);
+    List<String> old =
+        rows.stream()
+            .filter(key -> !key.isListedAt(now) && leftListBefore(key, before))
+            .limit(PRUNE_BATCH)
+            .map(SigningKey::kid)
+            .toList();
+    if (old.isEmpty()) {
+      return 0;
+    }
+    int removed = keys.remove(old);
+    LOG.info("Deleted " + removed + " signing keys out of the list since before " + before);
+    return removed;
+  }
+
+  private static boolean leftListBefore(SigningKey key, Instant time) {
+    Instant left = key.revokedAt().or(key::expiresAt).orElse(null);
+    return left != null && left.isBefore(time);
   }
 
   /**
@@ -137,17 +179,18 @@ public final class KeyRotation implements AutoCloseable {
    * pre-publication time, or at once when {@code immediate} (an emergency: verifiers that cached
    * the list meet an unknown kid and must fetch it again). Keys published but not yet signing are
    * withdrawn; the current key stays listed for the retention after its last signature.
+   *
+   * @throws TooManyKeysException when the list would then hold more than {@code maxPublishedKeys}
+   *     less the place kept for the schedule's next key; nothing changed
    */
   public SigningKey rotate(boolean immediate) {
-    Instant now = now();
-    Instant activeFrom = immediate ? now : now.plus(schedule.prePublication());
-    SigningKey key = successor(now, activeFrom, null);
+    SigningKey key = successor(immediate, null);
     ring.refresh();
     LOG.info(
         "Signing key "
             + key.kid()
             + " published by an operator; it signs from "
-            + activeFrom
+            + key.activeFrom()
             + (immediate ? " (at once)" : ""));
     return key;
   }
@@ -169,7 +212,7 @@ public final class KeyRotation implements AutoCloseable {
     boolean signing =
         SigningKey.currentAt(keys.all(), now).filter(key -> key.kid().equals(kid)).isPresent();
     if (signing) {
-      successor(now, now, kid);
+      successor(true, kid);
     }
     Optional<SigningKey> revoked = keys.change(kid, key -> key.revoke(now));
     ring.refresh();
@@ -179,35 +222,66 @@ public final class KeyRotation implements AutoCloseable {
 
   /**
    * In one transaction: revokes {@code revoked} if given, withdraws the keys that have not signed
-   * yet, ends the current key's signing at {@code activeFrom} and adds its successor. Tried twice,
-   * in case another node's scheduled rotation took the slot in between.
+   * yet, ends the current key's signing and adds its successor. Tried again if another node's
+   * scheduled rotation took the slot in between (that one does not wait for the lock).
    */
-  private SigningKey successor(Instant now, Instant activeFrom, String revoked) {
-    Instant expiry = lastSignature(now, activeFrom).plus(schedule.retention());
-    for (int attempt = 0; attempt < 2; attempt++) {
+  private SigningKey successor(boolean immediate, String revoked) {
+    for (int attempt = 0; attempt < 3; attempt++) {
       KeyMaterial material = KeyMaterial.generate(keySize, encryption, random);
       Optional<SigningKey> added =
-          keys.add(
-              stored -> {
-                Optional<SigningKey> current = SigningKey.currentAt(stored, now);
-                if (revoked != null) {
-                  find(stored, revoked).revoke(now);
-                }
-                stored.stream().filter(key -> key.isPendingAt(now)).forEach(key -> key.retire(now));
-                current
-                    .filter(key -> key.revokedAt().isEmpty())
-                    .ifPresent(key -> key.expireAt(expiry));
-                String slot =
-                    current
-                        .map(SigningKey::successorSlot)
-                        .orElseGet(() -> SigningKey.slotAfterNewest(stored));
-                return SigningKey.create(material, slot, now, activeFrom);
-              });
+          keys.addInTurn(stored -> successor(stored, material, immediate, revoked));
       if (added.isPresent()) {
         return added.get();
       }
     }
-    throw new IllegalStateException("the signing keys changed concurrently twice; try again");
+    throw new IllegalStateException("the signing keys changed concurrently thrice; try again");
+  }
+
+  /**
+   * Under the lock, from the keys as stored now. {@code now} is read here, after the lock, and
+   * never earlier than a stored key's creation: a key that another rotation made sign at once is
+   * then current, never taken for pending and withdrawn after it signed (issue 26).
+   */
+  private SigningKey successor(
+      List<SigningKey> stored, KeyMaterial material, boolean immediate, String revoked) {
+    Instant now = latest(now(), newestCreation(stored));
+    Instant activeFrom = immediate ? now : now.plus(schedule.prePublication());
+    Instant expiry = lastSignature(now, activeFrom).plus(schedule.retention());
+    if (revoked == null) {
+      checkRoomFor(stored, now);
+    }
+    Optional<SigningKey> current = SigningKey.currentAt(stored, now);
+    if (revoked != null) {
+      find(stored, revoked).revoke(now);
+    }
+    stored.stream().filter(key -> key.isPendingAt(now)).forEach(key -> key.retire(now));
+    current.filter(key -> key.revokedAt().isEmpty()).ifPresent(key -> key.expireAt(expiry));
+    String slot =
+        current.map(SigningKey::successorSlot).orElseGet(() -> SigningKey.slotAfterNewest(stored));
+    return SigningKey.create(material, slot, now, activeFrom);
+  }
+
+  /**
+   * Issue 26: each immediate rotation keeps the old key listed for the retention, so a burst of
+   * them grew the list past what verifiers accept. A rotation withdraws the pending keys and adds
+   * one; one place below the cap stays free for the schedule's next key, which is never refused.
+   */
+  private void checkRoomFor(List<SigningKey> stored, Instant now) {
+    List<SigningKey> listed = stored.stream().filter(key -> key.isListedAt(now)).toList();
+    long after = listed.stream().filter(key -> !key.isPendingAt(now)).count() + 1;
+    if (after > maxPublishedKeys - 1) {
+      Instant leaves =
+          listed.stream()
+              .map(key -> key.expiresAt().orElse(null))
+              .filter(Objects::nonNull)
+              .min(Instant::compareTo)
+              .orElse(null);
+      throw new TooManyKeysException(listed.size(), maxPublishedKeys, leaves);
+    }
+  }
+
+  private static Instant newestCreation(List<SigningKey> stored) {
+    return stored.stream().map(SigningKey::createdAt).max(Instant::compareTo).orElse(Instant.MIN);
   }
 
   /**

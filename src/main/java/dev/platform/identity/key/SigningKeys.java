@@ -49,11 +49,26 @@ public final class SigningKeys {
    *     changed)
    */
   Optional<SigningKey> add(Function<List<SigningKey>, SigningKey> change) {
+    return add(change, false);
+  }
+
+  /**
+   * As {@link #add}, but first takes the lock row of {@code signing_key_lock} (V7), so operators'
+   * rotations on every node run one after another and each sees the keys the last one left.
+   */
+  Optional<SigningKey> addInTurn(Function<List<SigningKey>, SigningKey> change) {
+    return add(change, true);
+  }
+
+  private Optional<SigningKey> add(Function<List<SigningKey>, SigningKey> change, boolean lock) {
     SigningKey[] added = new SigningKey[1];
     try {
       return Optional.of(
           database.write(
               em -> {
+                if (lock) {
+                  lock(em);
+                }
                 List<SigningKey> stored = trusted(em);
                 added[0] = change.apply(stored);
                 stored.forEach(key -> key.updateMac(mac)); // unchanged rows keep the same MAC
@@ -85,6 +100,24 @@ public final class SigningKeys {
           key.updateMac(mac);
           return Optional.of(key);
         });
+  }
+
+  /** Deletes the keys {@code kids} in one transaction; returns how many there still were. */
+  int remove(List<String> kids) {
+    return database.write(
+        em ->
+            em.createQuery("delete from SigningKey k where k.kid in :kids")
+                .setParameter("kids", kids)
+                .executeUpdate());
+  }
+
+  /**
+   * SELECT ... FOR UPDATE on the one lock row, held until the transaction ends: the same on H2 and
+   * PostgreSQL. A lock on the signing_key rows themselves would not stop a second rotation from
+   * reading them (plain reads do not wait), nor cover the row it inserts.
+   */
+  private static void lock(EntityManager em) {
+    em.createNativeQuery("select id from signing_key_lock where id = 1 for update").getResultList();
   }
 
   private boolean isTaken(String slot) {

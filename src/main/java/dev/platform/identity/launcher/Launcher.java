@@ -60,12 +60,10 @@ public final class Launcher {
     if (!Files.isRegularFile(options.war())) {
       throw new IllegalStateException(options.war() + " is missing: build it with mvn package");
     }
-    Path base = Files.createTempDirectory("identity-tomcat");
-    Files.createDirectories(base.resolve("webapps"));
-
     Tomcat tomcat = new Tomcat();
     LogLine.install(); // after new Tomcat(), which resets java.util.logging
-    DataFolder.prepare(options.data());
+    DataFolder.prepare(options.data()); // owner-only before anything is made inside it
+    Path base = TomcatFolder.fresh(options.data());
     tomcat.setBaseDir(base.toString());
     tomcat.setPort(options.port());
     Connector connector = tomcat.getConnector();
@@ -108,8 +106,9 @@ public final class Launcher {
     try {
       tomcat.stop();
       tomcat.destroy();
+      TomcatFolder.delete(tomcat.getServer().getCatalinaBase().toPath());
       LOG.info("Identity service stopped");
-    } catch (LifecycleException e) {
+    } catch (LifecycleException | IOException e) {
       LOG.warning("Stopping Tomcat failed: " + e.getMessage());
     }
   }

@@ -5,7 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 
 /** Bucket4j's time from a {@link Clock}, so tests move time instead of waiting for it. */
-record ClockTime(Clock clock) implements TimeMeter {
+public record ClockTime(Clock clock) implements TimeMeter {
   @Override
   public long currentTimeNanos() {
     Instant now = clock.instant();

@@ -76,6 +76,6 @@ final class IdentityApplication extends ResourceConfig {
     register(
         new ServiceAccountsResource(settings.issuer(), accounts, digest, scopes, clock, random));
     register(new ScopesResource(scopes));
-    register(new SigningKeysResource(keyRing, keyRotation));
+    register(new SigningKeysResource(keyRing, keyRotation, clock));
   }
 }

@@ -54,7 +54,8 @@ class BootstrapTest {
         java.util.List.of(),
         Settings.RsaEngine.JDK,
         null,
-        java.util.List.of());
+        java.util.List.of(),
+        10);
   }
 
   Bootstrap bootstrap(Database database) {

@@ -192,6 +192,8 @@ class JndiSettingsTest {
         "identity/trustedProxies | 1:::2 | must list IP addresses",
         "identity/tokenRateLimit | 0 | must be from 1 to 1000000",
         "identity/tokenRateLimit | lots | is not a whole number",
+        "identity/maxPublishedKeys | 2 | must be from 3 to 100",
+        "identity/maxPublishedKeys | many | is not a whole number",
         "identity/adminTokenLifetime | P2D | must be at most PT24H",
         "identity/adminTokenLifetime | PT10S | must be at least",
         "identity/managerGrantableScopes | identity:admin | must list scopes",

@@ -26,6 +26,7 @@ public final class TestSettings {
     entries.put(JndiSettings.RATE_LIMIT_STORE, "memory");
     entries.put(JndiSettings.RSA_PROVIDER, "accp");
     entries.put(JndiSettings.TOKEN_RATE_LIMIT, "60");
+    entries.put(JndiSettings.MAX_PUBLISHED_KEYS, "10");
     return entries;
   }
 

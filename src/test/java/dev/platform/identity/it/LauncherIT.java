@@ -47,15 +47,18 @@ class LauncherIT {
     volatile boolean listens;
 
     Launched(int port, String... extra) throws IOException {
+      this(List.of(), port, extra);
+    }
+
+    /** With options for the JVM ({@code jvm}) as well as for the launcher ({@code extra}). */
+    Launched(List<String> jvm, int port, String... extra) throws IOException {
       this.port = port;
-      List<String> command =
-          new ArrayList<>(
-              List.of(
-                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                  "-jar",
-                  "target/launcher/identity-launcher.jar",
-                  "--port",
-                  Integer.toString(port)));
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(jvm);
+      command.addAll(
+          List.of(
+              "-jar", "target/launcher/identity-launcher.jar", "--port", Integer.toString(port)));
       command.addAll(List.of(extra));
       process = new ProcessBuilder(command).redirectErrorStream(true).start();
       reader.setDaemon(true);
@@ -189,6 +192,24 @@ class LauncherIT {
     assertTrue(output.contains("Stopping service [Tomcat]"), output);
     assertTrue(output.endsWith("Identity service stopped"), output);
     assertFalse(output.contains("failed to unregister it"), output); // the WAR's JDBC drivers
+  }
+
+  /** Issue 26: every start left an identity-tomcat* folder in the temporary folder. */
+  @Test
+  void whenStoppedThenTomcatsFolderIsGoneAndNoneWasMadeInTheTemporaryFolder(@TempDir Path tmp)
+      throws Exception {
+    Path tomcat = data.resolve("tomcat");
+    try (Launched launched =
+        new Launched(List.of("-Djava.io.tmpdir=" + tmp), freePort(), "--data", data.toString())) {
+      assertTrue(launched.awaitListening(), launched.output());
+      assertTrue(Files.isDirectory(tomcat.resolve("webapps")), "Tomcat's base is under the data");
+    }
+    assertFalse(Files.exists(tomcat), "deleted at stop");
+    try (var left = Files.list(tmp)) {
+      List<String> names = left.map(Path::getFileName).map(Path::toString).toList();
+      assertTrue(
+          names.stream().noneMatch(name -> name.startsWith("identity-tomcat")), names.toString());
+    }
   }
 
   @Test
