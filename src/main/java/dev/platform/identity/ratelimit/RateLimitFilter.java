@@ -8,9 +8,9 @@ import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import dev.platform.identity.token.TokenRequest;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
+import jakarta.servlet.Servlet;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -28,18 +28,32 @@ import java.util.UUID;
  * client the endpoint authenticates; a request the endpoint would refuse unparsed is refused here,
  * with the endpoint's answer, as a failure of its address.
  *
- * <p>The body is read without a thread by {@link BodyReader} (issue 26); the filter judges the
- * request when it comes back, as an {@code ASYNC} dispatch, with the body read.
+ * <p>The body is read without a thread by {@link BodyReader} (issue 26); once it is read, the
+ * filter judges the request and hands it to the token endpoint itself.
  */
 public final class RateLimitFilter implements Filter {
   private final RateLimiter limiter;
   private final AuditLog audit;
   private final SlowBodies slowBodies;
+  private final Servlet endpoint;
 
-  public RateLimitFilter(RateLimiter limiter, AuditLog audit, SlowBodies slowBodies) {
+  /**
+   * @param endpoint the token endpoint, which a request whose body was read without a thread goes
+   *     on to directly (the filter chain has returned by then)
+   */
+  public RateLimitFilter(
+      RateLimiter limiter, AuditLog audit, SlowBodies slowBodies, Servlet endpoint) {
     this.limiter = limiter;
     this.audit = audit;
     this.slowBodies = slowBodies;
+    this.endpoint = endpoint;
+  }
+
+  /** Where an admitted request goes on to. */
+  @FunctionalInterface
+  private interface Next {
+    void handle(HttpServletRequest request, HttpServletResponse response)
+        throws IOException, ServletException;
   }
 
   /** What the filter made of a request: the request to hand on and its key, or a refusal. */
@@ -53,11 +67,16 @@ public final class RateLimitFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    if (http.getDispatcherType() == DispatcherType.REQUEST && http.isAsyncSupported()) {
-      BodyReader.start(http, slowBodies);
+    if (http.isAsyncSupported()) {
+      BodyReader.start(http, slowBodies, (read, answer) -> judge(read, answer, endpoint::service));
       return;
     }
-    HttpServletResponse answer = (HttpServletResponse) response;
+    judge(http, (HttpServletResponse) response, chain::doFilter);
+  }
+
+  /** Once the body is read: admit the request or answer 429, and settle its budget after. */
+  private void judge(HttpServletRequest http, HttpServletResponse answer, Next next)
+      throws IOException, ServletException {
     String address = ClientAddress.of(http);
     Reading reading = read(http);
     Admission admission = limiter.admit(reading.clientKey(), address);
@@ -68,7 +87,7 @@ public final class RateLimitFilter implements Filter {
     }
     try {
       if (reading.refusal() == null) {
-        chain.doFilter(reading.request(), response);
+        next.handle(reading.request(), answer);
       } else {
         audit.record("token.refuse", null, null, reading.refusal().error(), address);
         TokenAnswer.of(reading.refusal()).writeTo(answer);

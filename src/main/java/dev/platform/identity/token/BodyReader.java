@@ -1,9 +1,11 @@
 package dev.platform.identity.token;
 
+import dev.platform.identity.audit.Incident;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,12 +18,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Reads a token request's body with non-blocking I/O (issue 26): no request thread waits for a
  * client that sends slowly, so slow clients cannot take every thread. The whole body is due within
- * {@link #DEADLINE}; then the request is dispatched again with the body (or its refusal) as an
- * attribute, which {@link TokenBody#read} takes instead of reading. A body still incomplete at the
- * deadline gets 400 {@code invalid_request} and the connection is closed, so that the rest of the
- * body is never waited for.
+ * {@link #DEADLINE}; then the body (or its refusal) becomes a request attribute, which {@link
+ * TokenBody#read} takes instead of reading, and the rest of the request runs at once on the thread
+ * that read the last bytes, which completes it. (Not {@code AsyncContext.dispatch()}: Payara loses
+ * a dispatch that races the end of the request's first pass, and the request then hangs until the
+ * timeout.) A body still incomplete at the deadline gets 400 {@code invalid_request} and the
+ * connection is closed, so that the rest of the body is never waited for.
  */
 public final class BodyReader implements ReadListener, AsyncListener {
+  /** The rest of the request, once its body is read: it writes the whole answer. */
+  @FunctionalInterface
+  public interface Then {
+    void handle(HttpServletRequest request, HttpServletResponse response)
+        throws IOException, ServletException;
+  }
+
   /** Time for the whole body: 16 KiB in 5 s is 3 KiB/s, slower than any real client. */
   public static final Duration DEADLINE = Duration.ofSeconds(5);
 
@@ -33,24 +44,27 @@ public final class BodyReader implements ReadListener, AsyncListener {
   private final AsyncContext async;
   private final ServletInputStream in;
   private final SlowBodies slowBodies;
+  private final Then then;
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
   private final byte[] chunk = new byte[4096];
   private final AtomicBoolean finished = new AtomicBoolean();
 
-  private BodyReader(AsyncContext async, ServletInputStream in, SlowBodies slowBodies) {
+  private BodyReader(AsyncContext async, ServletInputStream in, SlowBodies slowBodies, Then then) {
     this.async = async;
     this.in = in;
     this.slowBodies = slowBodies;
+    this.then = then;
   }
 
   /**
    * Starts reading the body of {@code request} without a thread; the caller returns at once, and
-   * the request comes back as an {@code ASYNC} dispatch once the body is read or refused.
+   * {@code then} runs once the body is read or refused.
    */
-  public static void start(HttpServletRequest request, SlowBodies slowBodies) throws IOException {
+  public static void start(HttpServletRequest request, SlowBodies slowBodies, Then then)
+      throws IOException {
     AsyncContext async = request.startAsync();
     async.setTimeout(DEADLINE.toMillis());
-    BodyReader reader = new BodyReader(async, request.getInputStream(), slowBodies);
+    BodyReader reader = new BodyReader(async, request.getInputStream(), slowBodies, then);
     async.addListener(reader);
     if (request.getContentLengthLong() > TokenBody.MAX) {
       reader.finish(tooLarge());
@@ -73,12 +87,16 @@ public final class BodyReader implements ReadListener, AsyncListener {
     while (!finished.get() && in.isReady()) {
       int n = in.read(chunk);
       if (n < 0) {
-        return;
+        break;
       }
       bytes.write(chunk, 0, n);
       if (bytes.size() > TokenBody.MAX) {
         finish(tooLarge());
       }
+    }
+    // Grizzly (Payara) may not call onAllDataRead once the end was read here.
+    if (in.isFinished()) {
+      onAllDataRead();
     }
   }
 
@@ -92,8 +110,13 @@ public final class BodyReader implements ReadListener, AsyncListener {
     finish(OAuthError.invalidRequest("The request body could not be read"));
   }
 
+  /**
+   * The deadline: a body still coming is cut. Once the body is read, the rest of the request holds
+   * this reader's lock until it completes, so a deadline that passes meanwhile waits for it instead
+   * of letting the container answer a second time.
+   */
   @Override
-  public void onTimeout(AsyncEvent event) throws IOException {
+  public synchronized void onTimeout(AsyncEvent event) throws IOException {
     if (finished.compareAndSet(false, true)) {
       slowBodies.cut();
       HttpServletResponse response = (HttpServletResponse) async.getResponse();
@@ -115,10 +138,32 @@ public final class BodyReader implements ReadListener, AsyncListener {
   @Override
   public void onStartAsync(AsyncEvent event) {}
 
-  private void finish(Object outcome) {
-    if (finished.compareAndSet(false, true)) {
-      async.getRequest().setAttribute(ATTRIBUTE, outcome);
-      async.dispatch();
+  /** The body is read (or refused): the rest of the request runs now, and completes it. */
+  private synchronized void finish(Object outcome) {
+    if (!finished.compareAndSet(false, true)) {
+      return;
+    }
+    HttpServletRequest request = (HttpServletRequest) async.getRequest();
+    HttpServletResponse response = (HttpServletResponse) async.getResponse();
+    request.setAttribute(ATTRIBUTE, outcome);
+    try {
+      then.handle(request, response);
+    } catch (IOException | ServletException | RuntimeException e) {
+      serverError(response, e);
+    } finally {
+      async.complete();
+    }
+  }
+
+  /** DESIGN decision 6, as the token endpoint answers its own failures. */
+  private static void serverError(HttpServletResponse response, Exception failure) {
+    TokenAnswer answer = TokenAnswer.of(Incident.of(failure));
+    if (!response.isCommitted()) {
+      try {
+        answer.writeTo(response);
+      } catch (IOException e) {
+        // the client is gone; the incident is logged
+      }
     }
   }
 

@@ -22,7 +22,6 @@ import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenIssuer;
 import dev.platform.identity.token.TokenServlet;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -34,7 +33,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -139,19 +137,13 @@ public class Startup implements ServletContextListener {
             clock,
             random);
     extend(application);
-    // Every filter and servlet on the token path supports async: it reads its body without a
-    // thread and comes back as an ASYNC dispatch (issue 26).
+    // The token path reads its body without a thread (issue 26): the rate-limit filter starts an
+    // async request, and once the body is in, judges it and hands it to the token servlet itself.
+    // Filter order: client-address (every path), then rate-limit (the token endpoint).
     FilterRegistration.Dynamic clientAddress =
         context.addFilter("client-address", new ClientAddress(settings.trustedProxies()));
     clientAddress.setAsyncSupported(true);
     clientAddress.addMappingForUrlPatterns(null, false, "/*");
-    FilterRegistration.Dynamic rateLimit =
-        context.addFilter(
-            "rate-limit",
-            new RateLimitFilter(rateLimiter(settings, clock), audit, new SlowBodies(clock)));
-    rateLimit.setAsyncSupported(true);
-    rateLimit.addMappingForUrlPatterns(
-        EnumSet.of(DispatcherType.REQUEST, DispatcherType.ASYNC), false, "/oauth/token");
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
@@ -160,8 +152,15 @@ public class Startup implements ServletContextListener {
             keyRing,
             rsa,
             clock);
-    ServletRegistration.Dynamic token =
-        context.addServlet("token", new TokenServlet(accounts, digest, scopes, issuer, audit));
+    TokenServlet tokenEndpoint = new TokenServlet(accounts, digest, scopes, issuer, audit);
+    FilterRegistration.Dynamic rateLimit =
+        context.addFilter(
+            "rate-limit",
+            new RateLimitFilter(
+                rateLimiter(settings, clock), audit, new SlowBodies(clock), tokenEndpoint));
+    rateLimit.setAsyncSupported(true);
+    rateLimit.addMappingForUrlPatterns(null, false, "/oauth/token");
+    ServletRegistration.Dynamic token = context.addServlet("token", tokenEndpoint);
     token.setAsyncSupported(true);
     token.addMapping("/oauth/token");
     context

@@ -377,10 +377,7 @@ class AdminAttackIT {
 
   @Test
   void whenJaxRsRefusesARouteMethodOrMediaTypeThenTheAnswerIsInSpec72Shape() {
-    String admin =
-        Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
-            .get("access_token")
-            .asText();
+    String admin = adminToken();
     assertRefused(
         send(new Endpoint("GET", ""), "/admin/v1/no/such/thing", null), Set.of(404), "no route");
     HttpResponse<String> method = send(new Endpoint("PATCH", ""), "/admin/v1/scopes", null);
@@ -414,10 +411,7 @@ class AdminAttackIT {
 
   @Test
   void whenANameHoldsABidiOverrideOrALineSeparatorThenItIsRefused() {
-    String admin =
-        Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
-            .get("access_token")
-            .asText();
+    String admin = adminToken();
     for (String name : List.of("a\u202Eb", "a\u2028b", "a\u2029b", "a\u0085b", "a\u200Fb")) {
       HttpResponse<String> refused =
           new Http(base)
@@ -435,10 +429,7 @@ class AdminAttackIT {
 
   @Test
   void whenTheHostHeaderLiesThenLocationStillNamesTheIssuer() throws Exception {
-    String admin =
-        Http.json(tokenResponse(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET))
-            .get("access_token")
-            .asText();
+    String admin = adminToken();
     String body =
         "{\"name\":\"n\",\"organization_id\":\"acme\",\"scopes\":[\"kitchen:orders.create\"]}";
     String request =

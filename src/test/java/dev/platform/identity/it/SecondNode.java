@@ -5,8 +5,10 @@ import dev.platform.identity.account.ClientSecret;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.key.KeyRowMacMigration;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.UUID;
@@ -21,7 +23,11 @@ final class SecondNode implements AutoCloseable {
   final SecretDigest digest = new SecretDigest(Deployments.pepper());
 
   SecondNode(String databaseName) {
-    database = Database.open(TestDatabases.h2DataSource(databaseName));
+    // With the deployment's own Java migration, as every node opens the database (V6 resolved).
+    database =
+        Database.open(
+            TestDatabases.h2DataSource(databaseName),
+            new KeyRowMacMigration(TestSettings.with(java.util.Map.of()).keyEncryptionKey()));
     accounts = new ServiceAccounts(database);
   }
 
