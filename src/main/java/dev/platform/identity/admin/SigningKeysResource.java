@@ -1,5 +1,6 @@
 package dev.platform.identity.admin;
 
+import dev.platform.identity.key.AlreadyRevokedException;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.KeyStatus;
@@ -71,7 +72,11 @@ public final class SigningKeysResource {
     if (status(kid).state().equals("revoked")) {
       throw ApiError.conflict("signing key " + kid + " is already revoked");
     }
-    rotation.revoke(kid);
+    try {
+      rotation.revoke(kid);
+    } catch (AlreadyRevokedException e) {
+      throw ApiError.conflict(e.getMessage());
+    }
     caller.audit("key.revoke", kid);
     return status(kid);
   }

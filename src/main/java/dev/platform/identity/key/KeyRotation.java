@@ -206,6 +206,7 @@ public final class KeyRotation implements AutoCloseable {
    * signs at once.
    *
    * @return the revoked key; empty when there is no key {@code kid}
+   * @throws AlreadyRevokedException when the key is revoked already (by a concurrent revocation)
    */
   public Optional<SigningKey> revoke(String kid) {
     Instant now = now();
@@ -214,7 +215,15 @@ public final class KeyRotation implements AutoCloseable {
     if (signing) {
       successor(true, kid);
     }
-    Optional<SigningKey> revoked = keys.change(kid, key -> key.revoke(now));
+    Optional<SigningKey> revoked =
+        keys.changeInTurn(
+            kid,
+            key -> {
+              if (key.revokedAt().isPresent() && !signing) {
+                throw new AlreadyRevokedException(kid);
+              }
+              key.revoke(now);
+            });
     ring.refresh();
     revoked.ifPresent(key -> LOG.warning("Signing key " + kid + " revoked"));
     return revoked;
@@ -252,7 +261,11 @@ public final class KeyRotation implements AutoCloseable {
     }
     Optional<SigningKey> current = SigningKey.currentAt(stored, now);
     if (revoked != null) {
-      find(stored, revoked).revoke(now);
+      SigningKey compromised = find(stored, revoked);
+      if (compromised.revokedAt().isPresent()) {
+        throw new AlreadyRevokedException(revoked); // a concurrent revocation came first
+      }
+      compromised.revoke(now);
     }
     stored.stream().filter(key -> key.isPendingAt(now)).forEach(key -> key.retire(now));
     current.filter(key -> key.revokedAt().isEmpty()).ifPresent(key -> key.expireAt(expiry));

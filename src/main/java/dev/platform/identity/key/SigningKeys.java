@@ -89,9 +89,10 @@ public final class SigningKeys {
    * Applies {@code change} to the key {@code kid} in one transaction; empty if there is no trusted
    * key {@code kid}.
    */
-  Optional<SigningKey> change(String kid, Consumer<SigningKey> change) {
+  Optional<SigningKey> changeInTurn(String kid, Consumer<SigningKey> change) {
     return database.write(
         em -> {
+          lock(em); // operators' key changes one after another, on every node
           SigningKey key = em.find(SigningKey.class, kid);
           if (key == null || !isTrusted(key)) {
             return Optional.empty();

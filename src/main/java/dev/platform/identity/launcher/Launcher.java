@@ -78,6 +78,10 @@ public final class Launcher {
     // few slow clients hold connections for a minute each (issue 26).
     connector.setProperty("connectionTimeout", "5000");
     connector.setProperty("keepAliveTimeout", "20000");
+    // A body that an endpoint answered without reading (a 401, a 405, a GET with a body) is not
+    // drained: the connection is closed after the first read. Draining reads on the request thread,
+    // so a client trickling a long body held that thread for as long as it liked.
+    connector.setProperty("maxSwallowSize", "0");
     tomcat.enableNaming();
     tomcat.getHost().getPipeline().addValve(quietErrorPages());
     tomcat.setAddDefaultWebXmlToWebapp(false);

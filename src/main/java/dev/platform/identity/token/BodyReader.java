@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -33,8 +34,12 @@ public final class BodyReader implements ReadListener, AsyncListener {
         throws IOException, ServletException;
   }
 
-  /** Time for the whole body: 16 KiB in 5 s is 3 KiB/s, slower than any real client. */
-  public static final Duration DEADLINE = Duration.ofSeconds(5);
+  /**
+   * Time for the whole body: 16 KiB in 4 s is 4 KiB/s, slower than any real client. Below the
+   * connector's 5 s read timeout (launcher, conf/ examples), so that a stalled body gets this
+   * answer rather than the connector's own cut, which answers nothing.
+   */
+  public static final Duration DEADLINE = Duration.ofSeconds(4);
 
   static final String TOO_SLOW =
       "request body too slow: not complete within " + DEADLINE.toSeconds() + " s";
@@ -107,29 +112,48 @@ public final class BodyReader implements ReadListener, AsyncListener {
 
   @Override
   public void onError(Throwable failure) {
-    finish(OAuthError.invalidRequest("The request body could not be read"));
+    refuse(failure);
+  }
+
+  /** The deadline: a body still coming is cut. */
+  @Override
+  public void onTimeout(AsyncEvent event) {
+    refuse(new SocketTimeoutException());
+  }
+
+  /** The connector's own read timeout, or a broken connection, while the body came. */
+  @Override
+  public void onError(AsyncEvent event) {
+    refuse(event.getThrowable());
   }
 
   /**
-   * The deadline: a body still coming is cut. Once the body is read, the rest of the request holds
+   * A body that did not come whole: 400, "too slow" when time ran out, and the connection closed so
+   * that the rest of it is never waited for. Once the body is read, the rest of the request holds
    * this reader's lock until it completes, so a deadline that passes meanwhile waits for it instead
    * of letting the container answer a second time.
    */
-  @Override
-  public synchronized void onTimeout(AsyncEvent event) throws IOException {
-    if (finished.compareAndSet(false, true)) {
+  private synchronized void refuse(Throwable failure) {
+    if (!finished.compareAndSet(false, true)) {
+      return;
+    }
+    boolean slow = failure instanceof SocketTimeoutException;
+    if (slow) {
       slowBodies.cut();
-      HttpServletResponse response = (HttpServletResponse) async.getResponse();
-      // The rest of the body may never come: told to close, the server does not wait to drain it.
-      response.setHeader("Connection", "close");
-      TokenAnswer.of(OAuthError.invalidRequest(TOO_SLOW)).writeTo(response);
+    }
+    HttpServletResponse response = (HttpServletResponse) async.getResponse();
+    try {
+      if (!response.isCommitted()) {
+        response.setHeader("Connection", "close");
+        OAuthError refusal =
+            OAuthError.invalidRequest(slow ? TOO_SLOW : "The request body could not be read");
+        TokenAnswer.of(refusal).writeTo(response);
+      }
+    } catch (IOException e) {
+      // the client is gone
+    } finally {
       async.complete();
     }
-  }
-
-  @Override
-  public void onError(AsyncEvent event) {
-    finished.set(true);
   }
 
   @Override

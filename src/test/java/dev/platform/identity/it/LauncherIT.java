@@ -127,11 +127,12 @@ class LauncherIT {
 
   /**
    * Issue 26: with 8 request threads (the fewest the default gives), 32 clients that announce a
-   * token request body and stall take no thread: health, the keys and a token still answer, each
-   * within a bound that only a blocked service misses (they take milliseconds).
+   * token request body and stall, and 8 that stall a body nobody reads, take no thread for long:
+   * health, the keys and a token still answer, each within a bound that only a blocked service
+   * misses (they take milliseconds).
    */
   @Test
-  void whenThirtyTwoSlowBodiesAreOpenOnEightThreadsThenTheServiceStillAnswers() throws Exception {
+  void whenFortySlowBodiesAreOpenOnEightThreadsThenTheServiceStillAnswers() throws Exception {
     List<java.net.Socket> slow = new ArrayList<>();
     try (Launched launched =
         new Launched(freePort(), "--data", data.toString(), "--threads", "8")) {
@@ -147,6 +148,17 @@ class LauncherIT {
                 ("POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         + "Content-Type: application/x-www-form-urlencoded\r\n"
                         + "Content-Length: 1000\r\n\r\ngrant_type=")
+                    .getBytes(StandardCharsets.US_ASCII));
+        slow.add(socket);
+      }
+      // And 8 that send a body no endpoint reads, a byte of it, then stall: answered at once, the
+      // rest is not drained on the request thread (maxSwallowSize 0).
+      for (int i = 0; i < 8; i++) {
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", launched.port);
+        socket
+            .getOutputStream()
+            .write(
+                "GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\na"
                     .getBytes(StandardCharsets.US_ASCII));
         slow.add(socket);
       }
@@ -174,6 +186,15 @@ class LauncherIT {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(200, token.statusCode(), token.body());
+
+      // The body deadline (4 s) comes before the connector's read timeout (5 s): a stalled body
+      // gets the 400, never a silent close or a 500 incident.
+      java.net.Socket first = slow.get(0);
+      first.setSoTimeout(15_000);
+      String answer = new String(first.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+      assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+      assertTrue(answer.contains("request body too slow"), answer);
+      assertFalse(launched.output().contains("SocketTimeoutException"), launched.output());
     } finally {
       for (java.net.Socket socket : slow) {
         socket.close();

@@ -99,7 +99,7 @@ class SlowBodyIT {
   @Test
   void whenABodyIsTooSlowThenItIsCutWith400AndTheConnectionCloses() throws IOException {
     Socket socket = openSlow();
-    // The deadline is 5 s; the read timeout bounds the wait should no answer ever come.
+    // The deadline is 4 s; the read timeout bounds the wait should no answer ever come.
     socket.setSoTimeout(7_000);
 
     String answer = new String(socket.getInputStream().readAllBytes(), ISO_8859_1);

@@ -106,7 +106,7 @@ class TomcatDistributionIT {
         + "    <Connector port=\""
         + port
         + "\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\""
-        + " connectionTimeout=\"5000\" keepAliveTimeout=\"20000\"/>\n"
+        + " connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\"/>\n"
         + "    <Engine name=\"Catalina\" defaultHost=\"localhost\">\n"
         + "      <Host name=\"localhost\" appBase=\"webapps\" unpackWARs=\"true\" autoDeploy=\"false\">\n"
         + "        <Valve className=\"org.apache.catalina.valves.ErrorReportValve\""

@@ -1,5 +1,6 @@
 package dev.platform.identity.key;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,6 +66,38 @@ class ConcurrentRotationsTest {
     List<SigningKey> rotated = race(List.of(true, false, true, true, false, true, false, true));
 
     assertKeptListed(rotated);
+  }
+
+  @Test
+  void whenFourRevocationsOfTheSigningKeyRaceThenOneSucceedsAndOneSuccessorIsMade()
+      throws Exception {
+    String kid = one.ring().current().kid();
+    CyclicBarrier barrier = new CyclicBarrier(4);
+    List<Callable<Boolean>> revocations = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Node node = i % 2 == 0 ? one : two;
+      revocations.add(
+          () -> {
+            barrier.await();
+            try {
+              return node.rotation().revoke(kid).isPresent();
+            } catch (AlreadyRevokedException e) {
+              return false;
+            }
+          });
+    }
+    ExecutorService threads = Executors.newFixedThreadPool(4);
+    int succeeded = 0;
+    try {
+      for (Future<Boolean> revoked : threads.invokeAll(revocations)) {
+        succeeded += revoked.get() ? 1 : 0;
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+
+    assertEquals(1, succeeded, "one revocation wins, the others are told it is revoked already");
+    assertEquals(2, one.keys().all().size(), "the revoked key and one successor");
   }
 
   /** Runs one rotation per flag on alternate nodes at once, while both nodes keep signing. */
