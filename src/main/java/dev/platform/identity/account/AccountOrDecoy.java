@@ -1,6 +1,7 @@
 package dev.platform.identity.account;
 
 import dev.platform.identity.db.InstantConverter;
+import dev.platform.identity.db.WordList;
 import jakarta.persistence.EntityManager;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,5 +1,6 @@
 package dev.platform.identity.account;
 
+import dev.platform.identity.db.WordList;
 import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
@@ -76,13 +77,17 @@ public class ServiceAccount {
     this.organizationId = profile.organizationId();
     List<String> orgs = new ArrayList<>(List.of(profile.organizationId()));
     orgs.addAll(profile.accessibleOrgs());
-    this.accessibleOrgs = WordList.distinct(orgs);
-    this.scopes = WordList.distinct(profile.scopes());
+    this.accessibleOrgs = distinct(orgs);
+    this.scopes = distinct(profile.scopes());
     this.serviceName = profile.serviceName();
     this.status = AccountStatus.ACTIVE;
     this.secretDigest = secretDigest;
     this.createdAt = now;
     this.updatedAt = now;
+  }
+
+  private static List<String> distinct(List<String> words) {
+    return words.stream().distinct().toList();
   }
 
   /** An account as stored, read by a query of its own (issue 26: {@link AccountOrDecoy}). */

@@ -1,6 +1,6 @@
 package dev.platform.identity.scope;
 
-import dev.platform.identity.account.WordList;
+import dev.platform.identity.db.WordList;
 import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;

@@ -1,4 +1,4 @@
-package dev.platform.identity.account;
+package dev.platform.identity.db;
 
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
@@ -18,9 +18,5 @@ public final class WordList implements AttributeConverter<List<String>, String> 
   @Override
   public List<String> convertToEntityAttribute(String column) {
     return column == null || column.isBlank() ? List.of() : List.of(column.trim().split(" +"));
-  }
-
-  static List<String> distinct(List<String> words) {
-    return words.stream().distinct().toList();
   }
 }
