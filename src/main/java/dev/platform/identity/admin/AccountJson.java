@@ -29,9 +29,6 @@ record AccountJson(
         account.updatedAt().toString());
   }
 
-  /** {@code {items:[...]}}. */
-  record Items<T>(List<T> items) {}
-
   /** The answer to a creation: the secret, shown this once (SPEC 2.1). */
   record Created(
       String clientId,

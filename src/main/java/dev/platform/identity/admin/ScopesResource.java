@@ -53,9 +53,9 @@ public final class ScopesResource {
 
   @GET
   @AnyScopeOf({AdminAuth.ADMIN, AdminAuth.ACCOUNTS, AdminAuth.KEYS})
-  public AccountJson.Items<ScopeJson> list(@Context ContainerRequestContext request) {
+  public Items<ScopeJson> list(@Context ContainerRequestContext request) {
     AdminAuth.caller(request);
-    return new AccountJson.Items<>(catalog.list().stream().map(ScopeJson::from).toList());
+    return new Items<>(catalog.list().stream().map(ScopeJson::from).toList());
   }
 
   @PUT

@@ -80,14 +80,14 @@ public final class ServiceAccountsResource {
   }
 
   @GET
-  public AccountJson.Items<AccountJson> list(
+  public Items<AccountJson> list(
       @QueryParam("organization_id") String organization,
       @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     Optional<String> filter = Optional.ofNullable(organization);
     filter.ifPresent(
         org -> caller.requireOrganization(NewAccount.organization("organization_id", org)));
-    return new AccountJson.Items<>(
+    return new Items<>(
         accounts.list(filter).stream().filter(caller::reaches).map(AccountJson::from).toList());
   }
 

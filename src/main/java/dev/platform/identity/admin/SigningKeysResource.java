@@ -37,9 +37,9 @@ public final class SigningKeysResource {
   }
 
   @GET
-  public AccountJson.Items<KeyStatus> list(@Context ContainerRequestContext request) {
+  public Items<KeyStatus> list(@Context ContainerRequestContext request) {
     AdminAuth.caller(request);
-    return new AccountJson.Items<>(ring.statuses());
+    return new Items<>(ring.statuses());
   }
 
   /** Publishes a new key now; it signs after the pre-publication time, or at once if immediate. */

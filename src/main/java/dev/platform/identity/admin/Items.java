@@ -1,0 +1,8 @@
+package dev.platform.identity.admin;
+
+import java.util.List;
+
+/**
+ * A listing as the administration API answers it: {@code {"items":[...]}} (accounts, scopes, keys).
+ */
+record Items<T>(List<T> items) {}
