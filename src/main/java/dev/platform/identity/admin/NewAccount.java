@@ -2,6 +2,7 @@ package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -83,7 +84,8 @@ record NewAccount(
     }
     for (String scope : scopes) {
       if (scope == null || catalog.find(scope).isEmpty()) {
-        throw ApiError.badRequest("scopes: '" + quoted(scope) + "' is not in the scope catalog");
+        throw ApiError.badRequest(
+            "scopes: '" + CallerText.shortened(scope) + "' is not in the scope catalog");
       }
     }
     List<String> distinct = scopes.stream().distinct().toList();
@@ -92,12 +94,6 @@ record NewAccount(
           "scopes together hold more than " + MAX_SCOPES_TEXT + " characters: use a wildcard");
     }
     return distinct;
-  }
-
-  /** A caller's text echoed in a message: at most 100 characters. */
-  static String quoted(String text) {
-    String shown = String.valueOf(text);
-    return shown.length() <= 100 ? shown : shown.substring(0, 100) + "...";
   }
 
   /** DESIGN "not shown": the service part of the first allowed scope. */

@@ -1,5 +1,6 @@
 package dev.platform.identity.admin;
 
+import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.key.AlreadyRevokedException;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
@@ -67,7 +68,7 @@ public final class SigningKeysResource {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     budget.spend(caller.token().clientId());
     if (ring.statuses().stream().noneMatch(key -> key.kid().equals(kid))) {
-      throw ApiError.notFound("no signing key " + NewAccount.quoted(kid));
+      throw ApiError.notFound("no signing key " + CallerText.shortened(kid));
     }
     if (status(kid).state().equals("revoked")) {
       throw ApiError.conflict("signing key " + kid + " is already revoked");
@@ -85,7 +86,7 @@ public final class SigningKeysResource {
     return ring.statuses().stream()
         .filter(key -> key.kid().equals(kid))
         .findFirst()
-        .orElseThrow(() -> ApiError.notFound("no signing key " + NewAccount.quoted(kid)));
+        .orElseThrow(() -> ApiError.notFound("no signing key " + CallerText.shortened(kid)));
   }
 
   private static boolean flag(String value) {

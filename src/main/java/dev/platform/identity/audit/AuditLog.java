@@ -29,18 +29,12 @@ public final class AuditLog {
   private static final ObjectMapper JSON =
       JsonMapper.builder().enable(JsonWriteFeature.ESCAPE_NON_ASCII).build();
 
-  private static final int MAX_FIELD = 100;
   private static final String SOURCE = AuditLog.class.getName();
 
   private final Clock clock;
 
   public AuditLog(Clock clock) {
     this.clock = clock;
-  }
-
-  /** Callers may pass what a stranger sent (a client_id that names no account): keep it short. */
-  private static String bounded(String text) {
-    return text == null || text.length() <= MAX_FIELD ? text : text.substring(0, MAX_FIELD) + "...";
   }
 
   /**
@@ -60,8 +54,8 @@ public final class AuditLog {
     }
     Map<String, String> line = new LinkedHashMap<>();
     line.put("event", event);
-    line.put("actor", bounded(actor));
-    line.put("target", bounded(target));
+    line.put("actor", CallerText.shortened(actor));
+    line.put("target", CallerText.shortened(target));
     line.put("outcome", outcome);
     line.put("remote", remoteAddress);
     line.put("time", clock.instant().toString());

@@ -1,5 +1,6 @@
 package dev.platform.identity.scope;
 
+import dev.platform.identity.audit.CallerText;
 import java.util.Optional;
 
 /**
@@ -9,9 +10,6 @@ import java.util.Optional;
  * invalid_scope}, the admin API 400).
  */
 public final class InvalidScopeException extends RuntimeException {
-  /** Long input is cut when quoted back, so an error stays readable. */
-  private static final int QUOTED_LENGTH = 100;
-
   private final String scope;
 
   private InvalidScopeException(String scope, String message) {
@@ -21,7 +19,8 @@ public final class InvalidScopeException extends RuntimeException {
 
   /** {@code scope} fails because of {@code problem}, such as "does not exist". */
   static InvalidScopeException of(String scope, String problem) {
-    return new InvalidScopeException(scope, "scope '" + abbreviate(scope) + "' " + problem);
+    return new InvalidScopeException(
+        scope, "scope '" + CallerText.shortened(scope) + "' " + problem);
   }
 
   /** The request names no scope and none can be granted by default (RFC 6749 §3.3). */
@@ -32,9 +31,5 @@ public final class InvalidScopeException extends RuntimeException {
   /** The scope that failed, as given; empty when no particular scope is at fault. */
   public Optional<String> scope() {
     return Optional.ofNullable(scope);
-  }
-
-  static String abbreviate(String text) {
-    return text.length() <= QUOTED_LENGTH ? text : text.substring(0, QUOTED_LENGTH) + "...";
   }
 }

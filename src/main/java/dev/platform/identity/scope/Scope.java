@@ -1,5 +1,6 @@
 package dev.platform.identity.scope;
 
+import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.db.WordList;
 import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
@@ -126,7 +127,7 @@ public class Scope {
         throw InvalidScopeException.of(
             name,
             "has a malformed channel pattern '"
-                + InvalidScopeException.abbreviate(pattern)
+                + CallerText.shortened(pattern)
                 + "': use words of letters, digits, '_' and '-', or '*', separated by '.'");
       }
     }
