@@ -1,6 +1,7 @@
 package dev.platform.identity.admin;
 
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
@@ -42,7 +43,7 @@ import org.glassfish.jersey.server.model.ResourceMethod;
 @Provider
 @Priority(Priorities.AUTHENTICATION)
 public final class AdminAuth implements ContainerRequestFilter, ContainerResponseFilter {
-  public static final String ADMIN = "identity:admin";
+  public static final String ADMIN = Bootstrap.ADMIN_SCOPE;
   public static final String ACCOUNTS = "identity:accounts.manage";
   public static final String KEYS = "identity:keys.manage";
 

@@ -3,6 +3,7 @@ package dev.platform.identity.admin;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.audit.CallerText;
+import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -22,7 +23,6 @@ record NewAccount(
   /** The scopes column (V1): the names joined by spaces must fit it. */
   static final int MAX_SCOPES_TEXT = 4000;
 
-  static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   static final Pattern SERVICE = Pattern.compile("[a-z0-9_-]{1,100}");
 
   /** The profile to create, or a 400 naming the first bad field. */
@@ -68,7 +68,7 @@ record NewAccount(
   }
 
   static String organization(String field, String organization) {
-    if (organization == null || !ORGANIZATION.matcher(organization).matches()) {
+    if (organization == null || !JndiSettings.ORGANIZATION.matcher(organization).matches()) {
       throw ApiError.badRequest(
           field + " must be 1 to 64 letters, digits, '.', '_' or '-' (an organization hashkey)");
     }

@@ -53,7 +53,9 @@ public final class JndiSettings {
   /** Clock skew a verifier may allow beyond {@code exp}. */
   static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
 
-  private static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  /** An organization id, here and in the administration API: 1 to 64 of {@code A-Za-z0-9._-}. */
+  public static final Pattern ORGANIZATION = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
   private static final int MIN_BOOTSTRAP_SECRET = 32;
 
   /** Any service's scope but this service's own: identity: scopes are never a manager's to give. */
