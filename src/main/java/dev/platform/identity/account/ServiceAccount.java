@@ -194,6 +194,11 @@ public class ServiceAccount {
     return status == AccountStatus.ACTIVE;
   }
 
+  /** A tombstone: the administration API treats it as not there. */
+  public boolean isDeleted() {
+    return status == AccountStatus.DELETED;
+  }
+
   public String secretDigest() {
     return secretDigest;
   }

@@ -1,7 +1,6 @@
 package dev.platform.identity.admin;
 
 import dev.platform.identity.account.AccountProfile;
-import dev.platform.identity.account.AccountStatus;
 import dev.platform.identity.account.ClientSecret;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
@@ -98,10 +97,7 @@ public final class ServiceAccountsResource {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     UUID id = uuid(clientId);
     ServiceAccount account =
-        accounts
-            .find(id)
-            .filter(found -> found.status() != AccountStatus.DELETED)
-            .orElseThrow(() -> unknown(id));
+        accounts.find(id).filter(found -> !found.isDeleted()).orElseThrow(() -> unknown(id));
     if (!caller.reaches(account)) {
       throw caller.outOfReach(id.toString(), unknown(id));
     }
@@ -178,7 +174,7 @@ public final class ServiceAccountsResource {
             .change(
                 id,
                 account -> {
-                  if (account.status() == AccountStatus.DELETED) {
+                  if (account.isDeleted()) {
                     throw unknown(id);
                   }
                   if (!caller.reaches(account)) {

@@ -70,7 +70,7 @@ public final class SigningKeysResource {
     if (ring.statuses().stream().noneMatch(key -> key.kid().equals(kid))) {
       throw ApiError.notFound("no signing key " + CallerText.shortened(kid));
     }
-    if (status(kid).state().equals("revoked")) {
+    if (status(kid).isRevoked()) {
       throw ApiError.conflict("signing key " + kid + " is already revoked");
     }
     try {

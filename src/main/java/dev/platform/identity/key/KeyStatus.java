@@ -1,5 +1,6 @@
 package dev.platform.identity.key;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.time.Instant;
 
 /**
@@ -20,6 +21,7 @@ public record KeyStatus(
     String expiresAt,
     boolean isCurrent,
     String createdAt) {
+  private static final String REVOKED = "revoked";
 
   static KeyStatus of(SigningKey key, boolean isCurrent, Instant now) {
     return new KeyStatus(
@@ -31,9 +33,15 @@ public record KeyStatus(
         key.createdAt().toString());
   }
 
+  /** Whether the key was revoked (not part of the JSON: {@code state} says it there). */
+  @JsonIgnore
+  public boolean isRevoked() {
+    return state.equals(REVOKED);
+  }
+
   private static String state(SigningKey key, boolean isCurrent, Instant now) {
     if (key.revokedAt().isPresent()) {
-      return "revoked";
+      return REVOKED;
     }
     if (isCurrent) {
       return "current";
