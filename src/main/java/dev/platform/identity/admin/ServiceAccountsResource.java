@@ -219,7 +219,7 @@ public final class ServiceAccountsResource {
         return id;
       }
     } catch (IllegalArgumentException e) {
-      // below
+      // not a UUID at all: the same 400 as a non-canonical spelling
     }
     throw ApiError.badRequest("client_id must be a UUID");
   }

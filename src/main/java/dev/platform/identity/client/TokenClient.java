@@ -98,7 +98,7 @@ public final class TokenClient {
       return held.value();
     }
     if (held != null && held.isValidAt(now)) {
-      return renewInBackgroundOf(held, now);
+      return renewOrKeep(held, now);
     }
     fetching.lock();
     try {
@@ -115,7 +115,7 @@ public final class TokenClient {
   }
 
   /** The caller that gets the lock renews; the others, and a failed renewal, keep {@code held}. */
-  private String renewInBackgroundOf(CachedToken held, Instant now) {
+  private String renewOrKeep(CachedToken held, Instant now) {
     if (now.isBefore(nextRenewalTry) || !fetching.tryLock()) {
       return held.value();
     }

@@ -13,7 +13,10 @@ import javax.sql.DataSource;
 import org.eclipse.persistence.config.PersistenceUnitProperties;
 import org.flywaydb.core.api.migration.JavaMigration;
 
-/** The one way to the database: migrates it, then runs each unit of work in its own transaction. */
+/**
+ * The one way to the database: migrates it, then runs each unit of work with its own EntityManager,
+ * each write in its own transaction.
+ */
 public final class Database implements AutoCloseable {
   /** The container-managed DataSource (DESIGN "Shape"). */
   public static final String DATA_SOURCE = "jdbc/identity";
@@ -60,7 +63,10 @@ public final class Database implements AutoCloseable {
         dataSource, migrations, Persistence.createEntityManagerFactory("identity", properties));
   }
 
-  /** Runs {@code work} in a read-only unit of work and returns its result. */
+  /**
+   * Runs {@code work} outside any transaction and returns its result: meant for reads, since
+   * nothing it changes is committed.
+   */
   public <T> T read(Function<EntityManager, T> work) {
     EntityManager em = factory.createEntityManager();
     try {

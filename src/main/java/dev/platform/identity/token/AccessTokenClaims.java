@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The payload of an access token (SPEC 2.5), claim by claim in this order; component names become
- * snake_case claim names. Serialized by Jackson into the bytes that JJWT signs, so a token costs
- * one record and no claims map.
+ * snake_case claim names. Serialized by Jackson into the payload that {@code TokenIssuer} signs
+ * itself, so a token costs one record and no claims map.
  *
  * @param iss the issuer URL
  * @param aud always {@code *} (a string, not an array)

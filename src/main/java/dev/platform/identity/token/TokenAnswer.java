@@ -43,7 +43,7 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
   }
 
   /** 200 with the token response (SPEC 2.2). */
-  static TokenAnswer of(TokenResponse token) {
+  static TokenAnswer of(TokenResponseBody token) {
     return new TokenAnswer(200, noStore(), json(token));
   }
 

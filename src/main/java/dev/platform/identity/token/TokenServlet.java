@@ -66,14 +66,15 @@ public final class TokenServlet extends HttpServlet {
   }
 
   /** The token path without HTTP: parse, authenticate, grant, sign; audited either way. */
-  TokenResponse issue(
+  TokenResponseBody issue(
       String body, String contentType, String authorization, String query, String remote) {
     String clientId = null;
     try {
       TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
       clientId = request.clientId();
       ServiceAccount account = clients.authenticate(request);
-      TokenResponse token = TokenResponse.from(issuer.issue(account, grant(account, request)));
+      TokenResponseBody token =
+          TokenResponseBody.from(issuer.issue(account, grant(account, request)));
       audit.record("token.issue", clientId, token.scope(), "success", remote);
       return token;
     } catch (OAuthError e) {

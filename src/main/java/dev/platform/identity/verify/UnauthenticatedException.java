@@ -41,7 +41,7 @@ public final class UnauthenticatedException extends BearerTokenException {
     return new UnauthenticatedException(message, true, cause);
   }
 
-  /** Always 401. */
+  /** SPEC 7.2: the client must get a new token, which 401 says (RFC 6750 §3.1). */
   @Override
   public int status() {
     return 401;

@@ -79,7 +79,7 @@ class TokenAnswerTest {
             issued.plus(Duration.ofHours(24)),
             new GrantedScopes(List.of("catalog:products.view"), ChannelPermissions.NONE));
 
-    TokenAnswer answer = TokenAnswer.of(TokenResponse.from(token));
+    TokenAnswer answer = TokenAnswer.of(TokenResponseBody.from(token));
 
     assertEquals(200, answer.status());
     assertEquals("no-store", answer.headers().get("Cache-Control"));

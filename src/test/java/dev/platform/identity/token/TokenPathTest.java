@@ -66,7 +66,7 @@ class TokenPathTest {
     endpoint.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
 
     counting.reset();
-    TokenResponse token =
+    TokenResponseBody token =
         endpoint.issue(body, "application/x-www-form-urlencoded", null, "", "127.0.0.1");
 
     assertEquals("catalog:*", token.scope());

@@ -3,7 +3,8 @@ package dev.platform.identity.token;
 import java.time.Duration;
 
 /**
- * SPEC 2.2, plus {@code scope} (RFC 6749 §5.1). Field names become snake_case on the wire.
+ * The body of a 200 from the token endpoint (SPEC 2.2), plus {@code scope} (RFC 6749 §5.1); the
+ * whole HTTP answer is a {@link TokenAnswer}. Field names become snake_case on the wire.
  *
  * @param accessToken the JWT
  * @param tokenType always {@code Bearer}
@@ -11,11 +12,11 @@ import java.time.Duration;
  * @param expiresAt the expiry as a Unix timestamp
  * @param scope the granted scopes, space-separated
  */
-record TokenResponse(
+record TokenResponseBody(
     String accessToken, String tokenType, long expiresIn, long expiresAt, String scope) {
 
-  static TokenResponse from(TokenIssuer.IssuedToken token) {
-    return new TokenResponse(
+  static TokenResponseBody from(TokenIssuer.IssuedToken token) {
+    return new TokenResponseBody(
         token.value(),
         "Bearer",
         Duration.between(token.issuedAt(), token.expiresAt()).toSeconds(),
