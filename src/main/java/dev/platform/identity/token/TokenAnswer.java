@@ -26,7 +26,11 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
   /** RFC 7617 §2: the challenge of a 401 to a Basic request. */
   public static final String BASIC_CHALLENGE = "Basic realm=\"identity\"";
 
-  private static final ObjectMapper JSON =
+  /**
+   * The token path's one JSON mapper, snake_case: these bodies and the JWT's header and claims
+   * ({@code TokenIssuer}). Configured once here, then only used, which is thread-safe.
+   */
+  static final ObjectMapper JSON =
       new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
   /** The error body; {@code retry_after} appears only on a 429. */

@@ -1,8 +1,6 @@
 package dev.platform.identity.token;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.key.CurrentKey;
 import dev.platform.identity.key.KeyRing;
@@ -36,9 +34,6 @@ public final class TokenIssuer {
 
   /** SPEC 2.5 {@code aud}: always {@code *}. */
   static final String AUDIENCE = "*";
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
   private final URI issuer;
   private final Duration lifetime;
@@ -130,7 +125,7 @@ public final class TokenIssuer {
 
   private static byte[] json(Object value) {
     try {
-      return JSON.writeValueAsBytes(value);
+      return TokenAnswer.JSON.writeValueAsBytes(value);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
