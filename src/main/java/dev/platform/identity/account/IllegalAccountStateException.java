@@ -1,7 +1,7 @@
 package dev.platform.identity.account;
 
 /** A lifecycle change that the account's state does not allow, such as reactivating a deletion. */
-public final class IllegalAccountStateException extends RuntimeException {
+final class IllegalAccountStateException extends RuntimeException {
   IllegalAccountStateException(String message) {
     super(message);
   }

@@ -6,7 +6,7 @@ import java.util.Base64;
  * SPEC 2.4: one key by its id. Instants are ISO-8601 text; {@code expiresAt} is null until the
  * key's successor is scheduled.
  */
-public record PublicKeyRecord(
+record PublicKeyRecord(
     String keyId,
     String publicKey,
     String algorithm,

@@ -1,7 +1,7 @@
 package dev.platform.identity.token;
 
 /** How a client authenticated at the token endpoint (RFC 6749 §2.3.1; RFC 8414 names). */
-public enum ClientAuthentication {
+enum ClientAuthentication {
   /** HTTP Basic with the form-encoded client_id and client_secret. */
   CLIENT_SECRET_BASIC("client_secret_basic"),
   /** client_id and client_secret as form parameters of the body (SPEC 4.1). */
