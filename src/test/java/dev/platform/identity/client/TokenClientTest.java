@@ -46,6 +46,7 @@ class TokenClientTest {
   final List<Duration> waits = new CopyOnWriteArrayList<>();
   volatile IntFunction<Reply> replies = n -> Reply.token("t" + n, 3600);
   volatile CountDownLatch hold = new CountDownLatch(0);
+  volatile CountDownLatch arrived = new CountDownLatch(0);
   HttpServer server;
   ExecutorService serverThreads;
 
@@ -74,6 +75,7 @@ class TokenClientTest {
           authorizations.add(
               String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
           bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          arrived.countDown();
           try {
             hold.await(10, TimeUnit.SECONDS);
           } catch (InterruptedException e) {
@@ -137,16 +139,25 @@ class TokenClientTest {
     client.token();
     clock.advance(Duration.ofSeconds(3600 - 200));
     hold = new CountDownLatch(1);
+    arrived = new CountDownLatch(1);
+    CountDownLatch served = new CountDownLatch(49);
     ExecutorService pool = Executors.newFixedThreadPool(50);
     List<CompletableFuture<String>> callers = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      callers.add(CompletableFuture.supplyAsync(client::token, pool));
+      callers.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                String token = client.token();
+                served.countDown();
+                return token;
+              },
+              pool));
     }
-    int oldServed = 0;
-    for (int i = 0; i < 49; i++) {
-      oldServed +=
-          CompletableFuture.anyOf(callers.toArray(CompletableFuture[]::new)) != null ? 0 : 0;
-    }
+
+    // The renewal is held at the stub until the other 49 have been answered without it.
+    assertTrue(arrived.await(10, TimeUnit.SECONDS), "the renewal request reached the stub");
+    assertTrue(served.await(10, TimeUnit.SECONDS), "49 callers answered while one renews");
+    assertEquals(1, callers.stream().filter(caller -> !caller.isDone()).count());
     hold.countDown();
     List<String> got = new ArrayList<>();
     for (CompletableFuture<String> caller : callers) {
@@ -155,8 +166,8 @@ class TokenClientTest {
     pool.shutdown();
 
     assertEquals(2, requests.get());
-    assertTrue(got.stream().allMatch(t -> t.equals("t1") || t.equals("t2")), got.toString());
-    assertTrue(got.contains("t1"), "callers kept the valid token while one renewed");
+    assertEquals(49, got.stream().filter("t1"::equals).count(), got.toString());
+    assertEquals(1, got.stream().filter("t2"::equals).count(), got.toString());
     assertEquals("t2", client.token());
   }
 
