@@ -158,6 +158,8 @@ class TokenClientTest {
     for (int i = 0; i < 20; i++) {
       callers.add(CompletableFuture.supplyAsync(client::token, pool));
     }
+    assertTrue(stub.awaitArrival(Duration.ofSeconds(10)), "the first fetch reached the stub");
+    assertTrue(callers.stream().noneMatch(CompletableFuture::isDone), "all wait for that fetch");
     stub.release();
     for (CompletableFuture<String> caller : callers) {
       assertEquals("t1", caller.get(10, TimeUnit.SECONDS));
