@@ -8,12 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.platform.identity.key.MutableClock;
 import dev.platform.identity.verify.StallingServer;
+import dev.platform.identity.verify.StubServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,7 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,14 +38,11 @@ class TokenClientTest {
   static final String SECRET = "se:cr+et%/é";
 
   final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-  final AtomicInteger requests = new AtomicInteger();
   final List<String> authorizations = new CopyOnWriteArrayList<>();
   final List<String> bodies = new CopyOnWriteArrayList<>();
   final List<Duration> waits = new CopyOnWriteArrayList<>();
   volatile IntFunction<Reply> replies = n -> Reply.token("t" + n, 3600);
-  volatile CountDownLatch hold = new CountDownLatch(0);
-  HttpServer server;
-  ExecutorService serverThreads;
+  StubServer stub;
 
   record Reply(int status, String body, String retryAfter) {
     static Reply token(String value, long expiresIn) {
@@ -60,47 +55,33 @@ class TokenClientTest {
               + "}",
           null);
     }
+
+    StubServer.Reply toStub() {
+      return new StubServer.Reply(
+          status, retryAfter == null ? Map.of() : Map.of("Retry-After", retryAfter), body);
+    }
   }
 
   @BeforeEach
   void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    serverThreads = Executors.newCachedThreadPool();
-    server.setExecutor(serverThreads);
-    server.createContext(
-        "/oauth/token",
-        exchange -> {
-          int n = requests.incrementAndGet();
-          authorizations.add(
-              String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
-          bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-          try {
-            hold.await(10, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          Reply reply = replies.apply(n);
-          if (reply.retryAfter() != null) {
-            exchange.getResponseHeaders().add("Retry-After", reply.retryAfter());
-          }
-          byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-          exchange.sendResponseHeaders(reply.status(), body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    server.start();
+    stub =
+        StubServer.start(
+            "/oauth/token",
+            request -> {
+              authorizations.add(String.valueOf(request.authorization()));
+              bodies.add(request.body());
+              return replies.apply(request.number()).toStub();
+            });
   }
 
   @AfterEach
   void stop() {
-    hold.countDown();
-    server.stop(0);
-    serverThreads.shutdownNow();
+    stub.close();
   }
 
   TokenClient.Builder builder() {
     return TokenClient.builder()
-        .baseUrl(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
+        .baseUrl(stub.uri())
         .credentials(ID, SECRET)
         .clock(clock)
         .sleeper(waits::add)
@@ -115,7 +96,7 @@ class TokenClientTest {
       assertEquals("t1", client.token());
     }
 
-    assertEquals(1, requests.get());
+    assertEquals(1, stub.requests());
   }
 
   @Test
@@ -127,7 +108,7 @@ class TokenClientTest {
     assertEquals("t1", client.token());
     clock.advance(Duration.ofSeconds(2));
     assertEquals("t2", client.token());
-    assertEquals(2, requests.get());
+    assertEquals(2, stub.requests());
   }
 
   @Test
@@ -136,46 +117,56 @@ class TokenClientTest {
     TokenClient client = builder().build();
     client.token();
     clock.advance(Duration.ofSeconds(3600 - 200));
-    hold = new CountDownLatch(1);
+    stub.hold();
+    CountDownLatch served = new CountDownLatch(49);
     ExecutorService pool = Executors.newFixedThreadPool(50);
     List<CompletableFuture<String>> callers = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      callers.add(CompletableFuture.supplyAsync(client::token, pool));
+      callers.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                String token = client.token();
+                served.countDown();
+                return token;
+              },
+              pool));
     }
-    int oldServed = 0;
-    for (int i = 0; i < 49; i++) {
-      oldServed +=
-          CompletableFuture.anyOf(callers.toArray(CompletableFuture[]::new)) != null ? 0 : 0;
-    }
-    hold.countDown();
+
+    // The renewal is held at the stub until the other 49 have been answered without it.
+    assertTrue(stub.awaitArrival(Duration.ofSeconds(10)), "the renewal request reached the stub");
+    assertTrue(served.await(10, TimeUnit.SECONDS), "49 callers answered while one renews");
+    assertEquals(1, callers.stream().filter(caller -> !caller.isDone()).count());
+    stub.release();
     List<String> got = new ArrayList<>();
     for (CompletableFuture<String> caller : callers) {
       got.add(caller.get(10, TimeUnit.SECONDS));
     }
     pool.shutdown();
 
-    assertEquals(2, requests.get());
-    assertTrue(got.stream().allMatch(t -> t.equals("t1") || t.equals("t2")), got.toString());
-    assertTrue(got.contains("t1"), "callers kept the valid token while one renewed");
+    assertEquals(2, stub.requests());
+    assertEquals(49, got.stream().filter("t1"::equals).count(), got.toString());
+    assertEquals(1, got.stream().filter("t2"::equals).count(), got.toString());
     assertEquals("t2", client.token());
   }
 
   @Test
   void whenThereIsNoValidTokenThenConcurrentCallersShareOneRequest() throws Exception {
     TokenClient client = builder().build();
-    hold = new CountDownLatch(1);
+    stub.hold();
     ExecutorService pool = Executors.newFixedThreadPool(20);
     List<CompletableFuture<String>> callers = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       callers.add(CompletableFuture.supplyAsync(client::token, pool));
     }
-    hold.countDown();
+    assertTrue(stub.awaitArrival(Duration.ofSeconds(10)), "the first fetch reached the stub");
+    assertTrue(callers.stream().noneMatch(CompletableFuture::isDone), "all wait for that fetch");
+    stub.release();
     for (CompletableFuture<String> caller : callers) {
       assertEquals("t1", caller.get(10, TimeUnit.SECONDS));
     }
     pool.shutdown();
 
-    assertEquals(1, requests.get());
+    assertEquals(1, stub.requests());
   }
 
   @Test
@@ -188,7 +179,7 @@ class TokenClientTest {
     client.reportUnauthorized(first);
 
     assertNotEquals(first, client.token());
-    assertEquals(2, requests.get());
+    assertEquals(2, stub.requests());
   }
 
   @Test
@@ -281,7 +272,7 @@ class TokenClientTest {
 
     assertEquals(503, failure.status());
     assertEquals("server_error", failure.error());
-    assertEquals(5, requests.get());
+    assertEquals(5, stub.requests());
     assertEquals(4, waits.size());
     for (int i = 0; i < waits.size(); i++) {
       long step = Math.min(200L << i, 1000);
@@ -305,7 +296,7 @@ class TokenClientTest {
     assertEquals(400, failure.status());
     assertEquals("invalid_scope", failure.error());
     assertEquals("scope 'x:y' is unknown", failure.description());
-    assertEquals(1, requests.get());
+    assertEquals(1, stub.requests());
     assertTrue(waits.isEmpty());
   }
 

@@ -3,11 +3,7 @@ package dev.platform.identity.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.identity.db.FreshPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,23 +27,15 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class PayaraMicroIT {
   static final String ADMIN_ID = UUID.randomUUID().toString();
   static final String ADMIN_SECRET = "payara-smoke-admin-secret-0123456789abcdef";
-  static final String KEK = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
-  static final String PEPPER = "ZXhhbXBsZS1wZXBwZXItZm9yLXRlc3RzLW9ubHktMzJieXRlcw==";
 
   final Path jar = Path.of(System.getProperty("identity.payara.jar"));
-  FreshPostgres database;
-  ServerProcess payara;
-  Duration ready;
+  ProductionServer server;
   Path base;
-  int port;
   Http http;
 
   @BeforeEach
   void start() throws Exception {
-    database = FreshPostgres.create("identity_payara");
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    server = ProductionServer.prepare("Payara Micro", jar, "identity_payara");
     base = Files.createTempDirectory(Path.of("target"), "payara-base-").toAbsolutePath();
     Files.createDirectories(base.resolve("root"));
     Path runtime = Files.createDirectories(jar.resolveSibling("runtime")).toAbsolutePath();
@@ -57,13 +45,12 @@ class PayaraMicroIT {
     Files.writeString(
         base.resolve("identity.properties"),
         "identity.kek="
-            + KEK
+            + ProductionServer.KEK
             + "\nidentity.pepper="
-            + PEPPER
+            + ProductionServer.PEPPER
             + "\nidentity.db.password=unused-with-trust-auth\n");
-    payara =
-        ServerProcess.start(
-            "Payara Micro",
+    http =
+        server.start(
             List.of(
                 ServerProcess.java(),
                 "-Xmx512m",
@@ -73,7 +60,7 @@ class PayaraMicroIT {
                 "--nohazelcast",
                 "--disablephonehome",
                 "--port",
-                Integer.toString(port),
+                Integer.toString(server.port()),
                 "--addlibs",
                 jar.resolveSibling("postgresql.jar").toString(),
                 "--systemproperties",
@@ -86,28 +73,14 @@ class PayaraMicroIT {
                 base.resolve("root").toString(),
                 "--unpackdir",
                 runtime.toString()),
-            base.resolve("console.log"));
-    http = new Http(new URL("http://127.0.0.1:" + port + "/"));
-    ready = payara.awaitReady(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(180));
+            base.resolve("console.log"),
+            Duration.ofSeconds(180));
   }
 
   @AfterEach
   void stop() throws Exception {
-    try {
-      if (payara != null) {
-        long stopping = System.nanoTime();
-        payara.close();
-        System.out.printf(
-            "Payara Micro %s (pid %d): ready in %d ms, stopped in %d ms%n",
-            jar.getFileName(),
-            payara.pid(),
-            ready == null ? -1 : ready.toMillis(),
-            Duration.ofNanos(System.nanoTime() - stopping).toMillis());
-      }
-    } finally {
-      if (database != null) {
-        database.close();
-      }
+    if (server != null) {
+      server.close();
     }
   }
 
@@ -117,7 +90,7 @@ class PayaraMicroIT {
         .replace("serverName=db.internal:", "serverName=127.0.0.1:")
         .replace(
             "databaseName=identity:user=identity:",
-            "databaseName=" + database.dataSource().getDatabaseName() + ":user=postgres:")
+            "databaseName=" + server.database().dataSource().getDatabaseName() + ":user=postgres:")
         .replace("/opt/identity/web-production.xml", base.resolve("web-production.xml").toString())
         .replace("/opt/identity/identity.war", Path.of("target/identity.war").toAbsolutePath() + "")
         .text();
@@ -126,7 +99,7 @@ class PayaraMicroIT {
   /** conf/payara/web-production.xml with this machine's issuer and administrator. */
   String webXml() throws IOException {
     return ConfExample.read("conf/payara/web-production.xml")
-        .replace("https://identity.example.com", "http://127.0.0.1:" + port)
+        .replace("https://identity.example.com", "http://127.0.0.1:" + server.port())
         .replace(
             entry("identity/bootstrapClientId", ""), entry("identity/bootstrapClientId", ADMIN_ID))
         .replace(

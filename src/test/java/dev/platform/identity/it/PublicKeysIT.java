@@ -1,10 +1,10 @@
 package dev.platform.identity.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.key.JwkAssertions;
 import java.math.BigInteger;
 import java.net.URL;
 import java.net.http.HttpResponse;
@@ -13,9 +13,7 @@ import java.security.PublicKey;
 import java.security.spec.RSAPublicKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -45,18 +43,7 @@ class PublicKeysIT {
     assertTrue(contentType(response).startsWith("application/json"), contentType(response));
     JsonNode keys = Http.json(response).get("keys");
     assertEquals(1, keys.size(), "a fresh deployment has its first key only");
-    JsonNode jwk = keys.get(0);
-    List<String> members = new ArrayList<>();
-    jwk.fieldNames().forEachRemaining(members::add);
-    assertEquals(List.of("kid", "kty", "use", "alg", "n", "e"), members);
-    assertEquals("RSA", jwk.get("kty").asText());
-    assertEquals("sig", jwk.get("use").asText());
-    assertEquals("RS256", jwk.get("alg").asText());
-    assertEquals("AQAB", jwk.get("e").asText());
-    byte[] modulus = Base64.getUrlDecoder().decode(jwk.get("n").asText());
-    assertEquals(256, modulus.length, "a 2048-bit modulus in the fewest octets");
-    assertNotEquals(0, modulus[0]);
-    assertTrue(jwk.get("kid").asText().matches("[A-Za-z0-9_-]+"));
+    JwkAssertions.assertPublicRsaSigningKey(keys.get(0));
   }
 
   @Test

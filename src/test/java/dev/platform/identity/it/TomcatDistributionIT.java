@@ -2,11 +2,7 @@ package dev.platform.identity.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.platform.identity.db.FreshPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,23 +24,15 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class TomcatDistributionIT {
   static final String ADMIN_ID = UUID.randomUUID().toString();
   static final String ADMIN_SECRET = "tomcat-smoke-admin-secret-0123456789abcdef";
-  static final String KEK = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
-  static final String PEPPER = "ZXhhbXBsZS1wZXBwZXItZm9yLXRlc3RzLW9ubHktMzJieXRlcw==";
 
   final Path home = Path.of(System.getProperty("identity.tomcat.home"));
-  FreshPostgres database;
-  ServerProcess tomcat;
-  Duration ready;
+  ProductionServer server;
   Path base;
-  int port;
   Http http;
 
   @BeforeEach
   void start() throws Exception {
-    database = FreshPostgres.create("identity_tomcat");
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    server = ProductionServer.prepare("Tomcat", home, "identity_tomcat");
     base = Files.createTempDirectory(Path.of("target"), "tomcat-base-");
     for (String dir : List.of("conf/Catalina/localhost", "webapps", "logs", "temp", "work")) {
       Files.createDirectories(base.resolve(dir));
@@ -54,9 +42,8 @@ class TomcatDistributionIT {
     Files.writeString(base.resolve("conf/server.xml"), serverXml());
     Files.writeString(base.resolve("conf/Catalina/localhost/ROOT.xml"), contextXml());
     Files.copy(Path.of("target/identity.war"), base.resolve("webapps/ROOT.war"));
-    tomcat =
-        ServerProcess.start(
-            "Tomcat",
+    http =
+        server.start(
             List.of(
                 ServerProcess.java(),
                 "-Xmx256m",
@@ -70,33 +57,19 @@ class TomcatDistributionIT {
                 "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 "--add-opens=java.base/java.io=ALL-UNNAMED",
                 "--add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED",
-                "-Didentity.kek=" + KEK,
-                "-Didentity.pepper=" + PEPPER,
+                "-Didentity.kek=" + ProductionServer.KEK,
+                "-Didentity.pepper=" + ProductionServer.PEPPER,
                 "-Didentity.db.password=unused-with-trust-auth",
                 "org.apache.catalina.startup.Bootstrap",
                 "start"),
-            base.resolve("logs/console.log"));
-    http = new Http(new URL("http://127.0.0.1:" + port + "/"));
-    ready = tomcat.awaitReady(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(120));
+            base.resolve("logs/console.log"),
+            Duration.ofSeconds(120));
   }
 
   @AfterEach
   void stop() throws Exception {
-    try {
-      if (tomcat != null) {
-        long stopping = System.nanoTime();
-        tomcat.close();
-        System.out.printf(
-            "Tomcat %s (pid %d): ready in %d ms, stopped in %d ms%n",
-            home.getFileName(),
-            tomcat.pid(),
-            ready == null ? -1 : ready.toMillis(),
-            Duration.ofNanos(System.nanoTime() - stopping).toMillis());
-      }
-    } finally {
-      if (database != null) {
-        database.close();
-      }
+    if (server != null) {
+      server.close();
     }
   }
 
@@ -104,7 +77,7 @@ class TomcatDistributionIT {
     return "<Server port=\"-1\" shutdown=\"SHUTDOWN\">\n"
         + "  <Service name=\"Catalina\">\n"
         + "    <Connector port=\""
-        + port
+        + server.port()
         + "\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\""
         + " connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\"/>\n"
         + "    <Engine name=\"Catalina\" defaultHost=\"localhost\">\n"
@@ -119,14 +92,15 @@ class TomcatDistributionIT {
 
   /** conf/tomcat/context-production.xml with this machine's database, issuer and admin. */
   String contextXml() throws IOException {
-    String name = database.dataSource().getDatabaseName();
+    String name = server.database().dataSource().getDatabaseName();
     return ConfExample.read("conf/tomcat/context-production.xml")
         .replace(
             "jdbc:postgresql://db.internal:5432/identity?",
             "jdbc:postgresql://127.0.0.1:5432/" + name + "?")
         .replace("username=\"identity\"", "username=\"postgres\"")
         .replace(
-            "value=\"https://identity.example.com\"", "value=\"http://127.0.0.1:" + port + "\"")
+            "value=\"https://identity.example.com\"",
+            "value=\"http://127.0.0.1:" + server.port() + "\"")
         .replace(
             "name=\"identity/bootstrapClientId\" value=\"\"",
             "name=\"identity/bootstrapClientId\" value=\"" + ADMIN_ID + "\"")

@@ -2,7 +2,9 @@ package dev.platform.identity.key;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import dev.platform.identity.config.Settings.RsaEngine;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -21,7 +23,7 @@ class RsaProviderTest {
     assertEquals("SunRsaSign", rsa.rs256().getProvider().getName());
   }
 
-  /** On this machine kind (Linux x86-64) ACCP loads; elsewhere the JDK's provider stands in. */
+  /** Whichever provider stands behind the choice: ACCP where it loads, else the JDK's. */
   @Test
   void whenAccpIsAskedForThenAnImportedKeySignsWhatTheJdkVerifies() throws Exception {
     RsaProvider rsa = RsaProvider.choose(RsaEngine.ACCP);
@@ -41,9 +43,31 @@ class RsaProviderTest {
     verifier.initVerify(pair.getPublic());
     verifier.update(message);
     assertTrue(verifier.verify(signature));
-    if (System.getProperty("os.arch").equals("amd64")) {
-      assertEquals("AmazonCorrettoCryptoProvider", rsa.name());
-      assertEquals("AmazonCorrettoCryptoProvider", signer.getProvider().getName());
-    }
+  }
+
+  @Test
+  void whenAccpLoadsThenItIsTheProviderThatSigns() throws Exception {
+    Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
+    assumeTrue(error == null, () -> "ACCP cannot load on " + platform() + ": " + error);
+
+    RsaProvider rsa = RsaProvider.choose(RsaEngine.ACCP);
+
+    assertEquals("AmazonCorrettoCryptoProvider", rsa.name());
+    assertEquals("AmazonCorrettoCryptoProvider", rsa.rs256().getProvider().getName());
+  }
+
+  @Test
+  void whenAccpCannotLoadThenTheJdkStandsIn() throws Exception {
+    Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
+    assumeTrue(error != null, () -> "ACCP loads on " + platform());
+
+    RsaProvider rsa = RsaProvider.choose(RsaEngine.ACCP);
+
+    assertEquals("JDK", rsa.name());
+    assertEquals("SunRsaSign", rsa.rs256().getProvider().getName());
+  }
+
+  private static String platform() {
+    return System.getProperty("os.name") + " " + System.getProperty("os.arch");
   }
 }

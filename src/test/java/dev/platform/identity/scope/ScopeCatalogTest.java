@@ -10,7 +10,6 @@ import dev.platform.identity.db.TestDatabases;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +22,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
@@ -377,13 +379,14 @@ class ScopeCatalogTest {
     String name = "shared-" + UUID.randomUUID();
     ScopeCatalog nodeA = new ScopeCatalog(track(Database.open(TestDatabases.h2DataSource(name))));
     ScopeCatalog nodeB = new ScopeCatalog(track(Database.open(TestDatabases.h2DataSource(name))));
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    CountingScheduler scheduler = new CountingScheduler();
     try {
       nodeB.refreshEvery(Duration.ofMillis(20), scheduler);
 
       nodeA.put("billing:invoices.view", "View invoices.", Optional.empty());
 
-      assertTrue(eventually(() -> nodeB.find("billing:invoices.view").isPresent()));
+      assertTrue(scheduler.awaitRunsStartedFromNow(10, TimeUnit.SECONDS), "nodeB refreshed");
+      assertTrue(nodeB.find("billing:invoices.view").isPresent());
     } finally {
       scheduler.shutdownNow();
     }
@@ -394,11 +397,12 @@ class ScopeCatalogTest {
     Database database = TestDatabases.h2();
     ScopeCatalog failing = new ScopeCatalog(database);
     database.close();
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    CountingScheduler scheduler = new CountingScheduler();
     try {
       ScheduledFuture<?> refreshing = failing.refreshEvery(Duration.ofMillis(10), scheduler);
-      Thread.sleep(100);
 
+      // A failed refresh that threw would end the schedule: no second run would come.
+      assertTrue(scheduler.awaitRunsStartedFromNow(10, TimeUnit.SECONDS), "the schedule went on");
       assertFalse(refreshing.isDone());
       assertEquals(19, failing.list().size());
       assertEquals(
@@ -456,16 +460,27 @@ class ScopeCatalogTest {
     };
   }
 
-  private static boolean eventually(java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
-    Instant deadline = Instant.now().plusSeconds(10);
-    while (Instant.now().isBefore(deadline)) {
-      if (condition.getAsBoolean()) {
-        return true;
-      }
-      Thread.sleep(10);
+  /** A scheduler that counts the runs it has finished, so a test waits on them, not on time. */
+  private static final class CountingScheduler extends ScheduledThreadPoolExecutor {
+    private final Semaphore finished = new Semaphore(0);
+
+    CountingScheduler() {
+      super(1);
     }
-    return false;
+
+    @Override
+    protected void afterExecute(Runnable task, Throwable failure) {
+      super.afterExecute(task, failure);
+      finished.release();
+    }
+
+    /**
+     * Waits for two more runs: one may have started before the call, the second starts after it.
+     */
+    boolean awaitRunsStartedFromNow(long timeout, TimeUnit unit) throws InterruptedException {
+      finished.drainPermits();
+      return finished.tryAcquire(2, timeout, unit);
+    }
   }
 
   /** A DataSource that counts the connections taken from it: any SQL needs one. */

@@ -8,17 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.platform.identity.key.MutableClock;
 import io.jsonwebtoken.Jwts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import java.security.interfaces.RSAPublicKey;
@@ -26,13 +23,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,13 +50,10 @@ class RemotePublicKeysTest {
   static final Duration BOUND = DEADLINE.multipliedBy(10);
 
   final MutableClock clock = new MutableClock(TestTokens.NOW);
-  final AtomicInteger fetches = new AtomicInteger();
   volatile String keySet = set(jwk("k1", FIRST));
   volatile int status = 200;
   volatile String cacheControl = "public, max-age=600";
-  volatile CountDownLatch hold = new CountDownLatch(0);
-  HttpServer server;
-  ExecutorService serverThreads;
+  StubServer stub;
 
   static String jwk(String kid, KeyPair pair) {
     RSAPublicKey key = (RSAPublicKey) pair.getPublic();
@@ -85,39 +79,19 @@ class RemotePublicKeysTest {
 
   @BeforeEach
   void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    serverThreads = Executors.newCachedThreadPool();
-    server.setExecutor(serverThreads);
-    server.createContext(
-        "/api/public-keys",
-        exchange -> {
-          fetches.incrementAndGet();
-          try {
-            hold.await(10, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-          byte[] body = keySet.getBytes(StandardCharsets.UTF_8);
-          exchange.getResponseHeaders().add("Cache-Control", cacheControl);
-          exchange.sendResponseHeaders(status, body.length);
-          exchange.getResponseBody().write(body);
-          exchange.close();
-        });
-    server.start();
+    stub =
+        StubServer.start(
+            "/api/public-keys",
+            request -> new StubServer.Reply(status, Map.of("Cache-Control", cacheControl), keySet));
   }
 
   @AfterEach
   void stop() {
-    hold.countDown();
-    server.stop(0);
-    serverThreads.shutdownNow();
+    stub.close();
   }
 
   RemotePublicKeys keys() {
-    return RemotePublicKeys.builder()
-        .issuer(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
-        .clock(clock)
-        .build();
+    return RemotePublicKeys.builder().issuer(stub.uri()).clock(clock).build();
   }
 
   @Test
@@ -128,7 +102,7 @@ class RemotePublicKeysTest {
       assertTrue(keys.find("k1").isPresent());
     }
 
-    assertEquals(1, fetches.get());
+    assertEquals(1, stub.requests());
   }
 
   @Test
@@ -139,11 +113,11 @@ class RemotePublicKeysTest {
     for (int i = 0; i < 100; i++) {
       assertEquals(Optional.empty(), keys.find("forged-" + i));
     }
-    assertEquals(2, fetches.get());
+    assertEquals(2, stub.requests());
 
     clock.advance(Duration.ofSeconds(61));
     keys.find("forged-again");
-    assertEquals(3, fetches.get());
+    assertEquals(3, stub.requests());
   }
 
   @Test
@@ -164,11 +138,11 @@ class RemotePublicKeysTest {
 
     clock.advance(Duration.ofMinutes(59));
     keys.find("k1");
-    assertEquals(1, fetches.get());
+    assertEquals(1, stub.requests());
     clock.advance(Duration.ofMinutes(2));
     keys.find("k1");
     keys.refreshEnded().get(10, TimeUnit.SECONDS);
-    assertEquals(2, fetches.get());
+    assertEquals(2, stub.requests());
   }
 
   @Test
@@ -181,7 +155,7 @@ class RemotePublicKeysTest {
     assertTrue(keys.find("k1").isPresent());
     keys.refreshEnded().get(10, TimeUnit.SECONDS);
     assertTrue(keys.find("k1").isPresent());
-    assertEquals(2, fetches.get(), "one failed try, then the refetch interval");
+    assertEquals(2, stub.requests(), "one failed try, then the refetch interval");
     String token =
         TestTokens.serviceAccount()
             .header()
@@ -241,7 +215,7 @@ class RemotePublicKeysTest {
     keys.find("k1");
     keySet = set(jwk("k2", SECOND), jwk("k1", FIRST));
     clock.advance(Duration.ofSeconds(61));
-    hold = new CountDownLatch(1);
+    stub.hold();
     CountDownLatch started = new CountDownLatch(50);
     ExecutorService pool = Executors.newFixedThreadPool(50);
     List<CompletableFuture<Optional<java.security.PublicKey>>> callers = new ArrayList<>();
@@ -254,14 +228,15 @@ class RemotePublicKeysTest {
               },
               pool));
     }
-    started.await(10, TimeUnit.SECONDS);
-    hold.countDown();
+    assertTrue(started.await(10, TimeUnit.SECONDS));
+    assertTrue(stub.awaitArrival(Duration.ofSeconds(10)), "the refetch reached the stub");
+    stub.release();
 
     for (CompletableFuture<Optional<java.security.PublicKey>> caller : callers) {
       assertTrue(caller.get(10, TimeUnit.SECONDS).isPresent());
     }
     pool.shutdown();
-    assertEquals(2, fetches.get());
+    assertEquals(2, stub.requests());
   }
 
   @Test

@@ -1,0 +1,79 @@
+package dev.platform.identity.it;
+
+import dev.platform.identity.db.FreshPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A real server distribution run with a production example: a fresh PostgreSQL database, a free
+ * loopback port, the test secrets, then its {@link ServerProcess}; closed, it stops the process,
+ * prints how long it took to be ready and to stop, and drops the database.
+ */
+final class ProductionServer implements AutoCloseable {
+  static final String KEK = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+  static final String PEPPER = "ZXhhbXBsZS1wZXBwZXItZm9yLXRlc3RzLW9ubHktMzJieXRlcw==";
+
+  private final String name;
+  private final Path distribution;
+  private final FreshPostgres database;
+  private final int port;
+  private ServerProcess process;
+  private Duration ready;
+
+  private ProductionServer(String name, Path distribution, FreshPostgres database, int port) {
+    this.name = name;
+    this.distribution = distribution;
+    this.database = database;
+    this.port = port;
+  }
+
+  /** A fresh database named from {@code databasePrefix} and a free port; nothing started yet. */
+  static ProductionServer prepare(String name, Path distribution, String databasePrefix)
+      throws IOException, SQLException {
+    FreshPostgres database = FreshPostgres.create(databasePrefix);
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return new ProductionServer(name, distribution, database, socket.getLocalPort());
+    }
+  }
+
+  FreshPostgres database() {
+    return database;
+  }
+
+  int port() {
+    return port;
+  }
+
+  /** Starts {@code command}, its console in {@code log}; returns a client once it is ready. */
+  Http start(List<String> command, Path log, Duration deadline)
+      throws IOException, InterruptedException {
+    process = ServerProcess.start(name, command, log);
+    ready = process.awaitReady(URI.create("http://127.0.0.1:" + port), deadline);
+    return new Http(new URL("http://127.0.0.1:" + port + "/"));
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (process != null) {
+        long stopping = System.nanoTime();
+        process.close();
+        System.out.printf(
+            "%s %s (pid %d): ready in %d ms, stopped in %d ms%n",
+            name,
+            distribution.getFileName(),
+            process.pid(),
+            ready == null ? -1 : ready.toMillis(),
+            Duration.ofNanos(System.nanoTime() - stopping).toMillis());
+      }
+    } finally {
+      database.close();
+    }
+  }
+}
