@@ -10,8 +10,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -43,15 +43,20 @@ public final class KeyRotation implements AutoCloseable {
   private final int maxPublishedKeys;
   private final Clock clock;
   private final SecureRandom random;
-  private ScheduledExecutorService scheduler;
+  private final ScheduledExecutorService scheduler;
+  private ScheduledFuture<?> refresh;
 
+  /**
+   * @param scheduler the daemon scheduler that runs the refresh; its owner shuts it down
+   */
   public KeyRotation(
       SigningKeys keys,
       KeyRing ring,
       KeyEncryption encryption,
       Settings settings,
       Clock clock,
-      SecureRandom random) {
+      SecureRandom random,
+      ScheduledExecutorService scheduler) {
     this.keys = keys;
     this.ring = ring;
     this.encryption = encryption;
@@ -60,30 +65,25 @@ public final class KeyRotation implements AutoCloseable {
     this.maxPublishedKeys = settings.maxPublishedKeys();
     this.clock = clock;
     this.random = random;
+    this.scheduler = scheduler;
   }
 
   /**
    * Creates the first key if there is none, loads the ring (which fails when the key-encryption key
-   * is wrong), then refreshes and rotates on {@link KeySchedule#refresh()} on a daemon thread.
+   * is wrong), then refreshes and rotates on {@link KeySchedule#refresh()} on the scheduler.
    */
   public synchronized void start() {
     rotateIfDue();
-    scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "identity-key-rotation");
-              thread.setDaemon(true);
-              return thread;
-            });
     long period = schedule.refresh().toMillis();
-    scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    refresh = scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
   }
 
+  /** Stops the refresh (interrupting one under way); the scheduler stays its owner's. */
   @Override
   public synchronized void close() {
-    if (scheduler != null) {
-      scheduler.shutdownNow();
-      scheduler = null;
+    if (refresh != null) {
+      refresh.cancel(true);
+      refresh = null;
     }
   }
 

@@ -116,11 +116,14 @@ public class Startup implements ServletContextListener {
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
     KeyEncryption keyEncryption = new KeyEncryption(settings.keyEncryptionKey(), random, rsa);
     KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
-    keyRotation = new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random);
+    // The one scheduler of the key rotation, the scope refresh and the rate limiter's clean-up;
+    // close() shuts it down. Two threads, so that a slow rotation never delays the scope refresh.
+    scheduler = Executors.newScheduledThreadPool(2, Startup::daemon);
+    keyRotation =
+        new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random, scheduler);
     keyRotation.start();
 
     ScopeCatalog scopes = new ScopeCatalog(database);
-    scheduler = Executors.newSingleThreadScheduledExecutor(Startup::daemon);
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
     AuditLog audit = new AuditLog(clock);

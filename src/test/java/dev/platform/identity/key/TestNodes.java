@@ -11,6 +11,8 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import javax.sql.DataSource;
 
 /**
@@ -19,6 +21,15 @@ import javax.sql.DataSource;
  */
 public final class TestNodes {
   static final SecureRandom RANDOM = new SecureRandom();
+
+  /** The nodes' refresh runs here, on one daemon thread; a node's close cancels its own. */
+  private static final ScheduledExecutorService SCHEDULER =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "test-key-rotation");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   /** One node. */
   public record Node(Database database, SigningKeys keys, KeyRing ring, KeyRotation rotation)
@@ -49,7 +60,10 @@ public final class TestNodes {
     KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), RANDOM);
     KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
     return new Node(
-        db, keys, ring, new KeyRotation(keys, ring, encryption, settings, clock, RANDOM));
+        db,
+        keys,
+        ring,
+        new KeyRotation(keys, ring, encryption, settings, clock, RANDOM, SCHEDULER));
   }
 
   /** The default settings of web.xml, with a random key-encryption key. */
