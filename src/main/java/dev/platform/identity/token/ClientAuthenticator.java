@@ -12,7 +12,7 @@ import java.util.UUID;
  * Checks a client's id and secret against its account (SPEC 7.1, 3.1): one primary-key read and one
  * constant-time digest compare, the same work whether or not the account exists (issue 26).
  */
-final class ClientAuthenticator {
+public final class ClientAuthenticator {
   static final String FAILED = "Client authentication failed: unknown client or wrong secret";
   static final String REVOKED = "The client has been revoked";
 
@@ -27,7 +27,8 @@ final class ClientAuthenticator {
    */
   private final ServiceAccount decoy;
 
-  ClientAuthenticator(ServiceAccounts accounts, SecretDigest digest) {
+  /** Authenticates against {@code accounts}, comparing digests made by {@code digest}. */
+  public ClientAuthenticator(ServiceAccounts accounts, SecretDigest digest) {
     this.accounts = accounts;
     this.digest = digest;
     this.decoy =

@@ -1,8 +1,6 @@
 package dev.platform.identity.token;
 
-import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
-import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
 import dev.platform.identity.audit.Incident;
@@ -29,12 +27,8 @@ public final class TokenServlet extends HttpServlet {
   private final transient AuditLog audit;
 
   public TokenServlet(
-      ServiceAccounts accounts,
-      SecretDigest digest,
-      ScopeCatalog scopes,
-      TokenIssuer issuer,
-      AuditLog audit) {
-    this.clients = new ClientAuthenticator(accounts, digest);
+      ClientAuthenticator clients, ScopeCatalog scopes, TokenIssuer issuer, AuditLog audit) {
+    this.clients = clients;
     this.scopes = scopes;
     this.issuer = issuer;
     this.audit = audit;

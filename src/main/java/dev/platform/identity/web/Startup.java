@@ -19,6 +19,7 @@ import dev.platform.identity.key.SigningKeys;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
+import dev.platform.identity.token.ClientAuthenticator;
 import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenIssuer;
 import dev.platform.identity.token.TokenServlet;
@@ -155,7 +156,8 @@ public class Startup implements ServletContextListener {
             keyRing,
             rsa,
             clock);
-    TokenServlet tokenEndpoint = new TokenServlet(accounts, digest, scopes, issuer, audit);
+    TokenServlet tokenEndpoint =
+        new TokenServlet(new ClientAuthenticator(accounts, digest), scopes, issuer, audit);
     FilterRegistration.Dynamic rateLimit =
         context.addFilter(
             "rate-limit",

@@ -65,8 +65,7 @@ class TokenPathTest {
             Clock.systemUTC());
     TokenServlet endpoint =
         new TokenServlet(
-            accounts,
-            digest,
+            new ClientAuthenticator(accounts, digest),
             new ScopeCatalog(node.database()),
             issuer,
             new AuditLog(Clock.systemUTC()));

@@ -115,8 +115,7 @@ public final class WrongSecretTimingBenchmark {
             Clock.systemUTC());
     TokenServlet servlet =
         new TokenServlet(
-            accounts,
-            digest,
+            new ClientAuthenticator(accounts, digest),
             new ScopeCatalog(node.database()),
             issuer,
             new AuditLog(Clock.systemUTC()));
