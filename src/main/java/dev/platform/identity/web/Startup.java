@@ -3,6 +3,12 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.admin.AdminAuth;
+import dev.platform.identity.admin.ApiErrorMapper;
+import dev.platform.identity.admin.InvalidJsonMapper;
+import dev.platform.identity.admin.ScopesResource;
+import dev.platform.identity.admin.ServiceAccountsResource;
+import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.ClientAddress;
 import dev.platform.identity.config.InvalidSettingException;
@@ -13,16 +19,20 @@ import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.KeyRowMacMigration;
+import dev.platform.identity.key.PublicKeysResource;
 import dev.platform.identity.key.PublicKeysServlet;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.SigningKeys;
+import dev.platform.identity.key.UnknownKeyMapper;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.token.ClientAuthenticator;
+import dev.platform.identity.token.DiscoveryResource;
 import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenIssuer;
 import dev.platform.identity.token.TokenServlet;
+import dev.platform.identity.verify.BearerVerifier;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -39,6 +49,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.servlet.ServletContainer;
 
@@ -128,26 +139,29 @@ public class Startup implements ServletContextListener {
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
     AuditLog audit = new AuditLog(clock);
+    BearerVerifier verifier =
+        BearerVerifier.builder()
+            .issuer(settings.issuer().toString())
+            .clock(clock)
+            .keyLocator(keyRing::publicKey)
+            .build();
     ResourceConfig application =
         new IdentityApplication(
-            settings,
-            database,
-            keyRing,
-            keyRotation,
-            accounts,
-            digest,
-            scopes,
-            audit,
-            clock,
-            random);
+            JacksonFeature.withoutExceptionMappers(),
+            new Json(),
+            new ServerErrorMapper(),
+            new PathParameters(),
+            new HealthResource(database),
+            new UnknownKeyMapper(),
+            new PublicKeysResource(keyRing),
+            new DiscoveryResource(settings.issuer(), scopes),
+            new AdminAuth(verifier, accounts, audit, settings.managerGrantableScopes()),
+            new ApiErrorMapper(),
+            new InvalidJsonMapper(),
+            new ServiceAccountsResource(settings.issuer(), accounts, digest, scopes, clock, random),
+            new ScopesResource(scopes),
+            new SigningKeysResource(keyRing, keyRotation, clock));
     extend(application);
-    // The token path reads its body without a thread (issue 26): the rate-limit filter starts an
-    // async request, and once the body is in, judges it and hands it to the token servlet itself.
-    // Filter order: client-address (every path), then rate-limit (the token endpoint).
-    FilterRegistration.Dynamic clientAddress =
-        context.addFilter("client-address", new ClientAddress(settings.trustedProxies()));
-    clientAddress.setAsyncSupported(true);
-    clientAddress.addMappingForUrlPatterns(null, false, "/*");
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
@@ -158,11 +172,20 @@ public class Startup implements ServletContextListener {
             clock);
     TokenServlet tokenEndpoint =
         new TokenServlet(new ClientAuthenticator(accounts, digest), scopes, issuer, audit);
-    FilterRegistration.Dynamic rateLimit =
-        context.addFilter(
-            "rate-limit",
-            new RateLimitFilter(
-                rateLimiter(settings, clock), audit, new SlowBodies(clock), tokenEndpoint));
+    RateLimitFilter rateLimitFilter =
+        new RateLimitFilter(
+            rateLimiter(settings, clock), audit, new SlowBodies(clock), tokenEndpoint);
+
+    // Filter order, decided here and nowhere else: no web.xml declares a filter, and the container
+    // runs programmatic mappings in the order they are added. So client-address (every path) runs
+    // first, then rate-limit (the token endpoint), which needs the client's address.
+    // The token path reads its body without a thread (issue 26): the rate-limit filter starts an
+    // async request, and once the body is in, judges it and hands it to the token servlet itself.
+    FilterRegistration.Dynamic clientAddress =
+        context.addFilter("client-address", new ClientAddress(settings.trustedProxies()));
+    clientAddress.setAsyncSupported(true);
+    clientAddress.addMappingForUrlPatterns(null, false, "/*");
+    FilterRegistration.Dynamic rateLimit = context.addFilter("rate-limit", rateLimitFilter);
     rateLimit.setAsyncSupported(true);
     rateLimit.addMappingForUrlPatterns(null, false, "/oauth/token");
     ServletRegistration.Dynamic token = context.addServlet("token", tokenEndpoint);
