@@ -161,7 +161,6 @@ public class Startup implements ServletContextListener {
             new ServiceAccountsResource(settings.issuer(), accounts, digest, scopes, clock, random),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock));
-    extend(application);
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
@@ -223,9 +222,6 @@ public class Startup implements ServletContextListener {
     thread.setDaemon(true);
     return thread;
   }
-
-  /** A seam for tests that deploy an extra resource; the service itself adds nothing here. */
-  protected void extend(ResourceConfig application) {}
 
   @Override
   public void contextDestroyed(ServletContextEvent event) {

@@ -5,9 +5,12 @@ import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.ConstrainedTo;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import org.glassfish.jersey.server.ResourceConfig;
+import jakarta.ws.rs.RuntimeType;
+import jakarta.ws.rs.core.FeatureContext;
+import org.glassfish.jersey.internal.spi.AutoDiscoverable;
 
 /**
  * Test-only: the real application plus one resource and one servlet that fail unexpectedly (the
@@ -23,9 +26,16 @@ public class FailingStartup extends Startup {
         .addMapping("/test/servlet-fail");
   }
 
-  @Override
-  protected void extend(ResourceConfig application) {
-    application.register(new Failing());
+  /**
+   * Adds {@link Failing} to the real Jersey application: Jersey finds this through the service file
+   * that {@link ServerErrorIT} puts in its WAR alone, so the service needs no seam for it.
+   */
+  @ConstrainedTo(RuntimeType.SERVER)
+  public static final class FailingDiscovery implements AutoDiscoverable {
+    @Override
+    public void configure(FeatureContext context) {
+      context.register(new Failing());
+    }
   }
 
   /** Fails with an exception that carries internal detail the response must not show. */

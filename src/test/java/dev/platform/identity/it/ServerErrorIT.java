@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import org.glassfish.jersey.internal.spi.AutoDiscoverable;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.arquillian.test.api.ArquillianResource;
@@ -19,7 +20,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(ArquillianExtension.class)
 class ServerErrorIT {
-  /** The real WAR whose web.xml names the test listener instead of the real one. */
+  /**
+   * The real WAR whose web.xml names the test listener instead of the real one, and whose service
+   * file has Jersey add the failing resource to the real application.
+   */
   @Deployment(testable = false)
   static WebArchive deployment() throws Exception {
     WebArchive war =
@@ -27,7 +31,11 @@ class ServerErrorIT {
             .addClasses(
                 FailingStartup.class,
                 FailingStartup.Failing.class,
-                FailingStartup.FailingServlet.class);
+                FailingStartup.FailingDiscovery.class,
+                FailingStartup.FailingServlet.class)
+            .addAsResource(
+                new StringAsset(FailingStartup.FailingDiscovery.class.getName()),
+                "META-INF/services/" + AutoDiscoverable.class.getName());
     String webXml =
         new String(
                 war.get("WEB-INF/web.xml").getAsset().openStream().readAllBytes(),
