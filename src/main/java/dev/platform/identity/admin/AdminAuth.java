@@ -5,7 +5,7 @@ import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
-import dev.platform.identity.audit.ClientAddress;
+import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.scope.Scope;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;

@@ -1,7 +1,7 @@
 package dev.platform.identity.ratelimit;
 
 import dev.platform.identity.audit.AuditLog;
-import dev.platform.identity.audit.ClientAddress;
+import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.token.BodyReader;
 import dev.platform.identity.token.OAuthError;
 import dev.platform.identity.token.SlowBodies;

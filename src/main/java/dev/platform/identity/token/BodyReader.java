@@ -1,6 +1,6 @@
 package dev.platform.identity.token;
 
-import dev.platform.identity.audit.Incident;
+import dev.platform.identity.http.Incident;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -181,7 +181,7 @@ public final class BodyReader implements ReadListener, AsyncListener {
 
   /** DESIGN decision 6, as the token endpoint answers its own failures. */
   private static void serverError(HttpServletResponse response, Exception failure) {
-    TokenAnswer answer = TokenAnswer.of(Incident.of(failure));
+    TokenAnswer answer = TokenAnswer.of(Incident.logged(failure));
     if (!response.isCommitted()) {
       try {
         answer.writeTo(response);

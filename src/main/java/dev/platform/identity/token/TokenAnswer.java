@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import dev.platform.identity.audit.Incident;
+import dev.platform.identity.http.Incident;
+import dev.platform.identity.http.ServerError;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,9 +40,6 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
       String errorDescription,
       @JsonInclude(JsonInclude.Include.NON_NULL) Long retryAfter) {}
 
-  /** The 500 body: SPEC 7.1's shape, with the incident id also as its own field. */
-  record ServerErrorBody(String error, String errorDescription, String incidentId) {}
-
   public TokenAnswer {
     headers = Map.copyOf(headers);
   }
@@ -68,9 +66,7 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
 
   /** 500 {@code server_error} naming the incident and nothing else. */
   static TokenAnswer of(Incident incident) {
-    ServerErrorBody body =
-        new ServerErrorBody(OAuthError.SERVER_ERROR, incident.description(), incident.id());
-    return new TokenAnswer(500, noStore(), json(body));
+    return new TokenAnswer(500, noStore(), json(ServerError.of(incident)));
   }
 
   /** RFC 6749 §3.2: only POST; said in the OAuth shape, with {@code Allow}. */

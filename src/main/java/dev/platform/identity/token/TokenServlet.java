@@ -2,8 +2,8 @@ package dev.platform.identity.token;
 
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.AuditLog;
-import dev.platform.identity.audit.ClientAddress;
-import dev.platform.identity.audit.Incident;
+import dev.platform.identity.http.ClientAddress;
+import dev.platform.identity.http.Incident;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.InvalidScopeException;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -55,7 +55,7 @@ public final class TokenServlet extends HttpServlet {
     } catch (OAuthError e) {
       return TokenAnswer.of(e);
     } catch (RuntimeException e) {
-      return TokenAnswer.of(Incident.of(e));
+      return TokenAnswer.of(Incident.logged(e));
     }
   }
 

@@ -2,7 +2,8 @@ package dev.platform.identity.web;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import dev.platform.identity.audit.Incident;
+import dev.platform.identity.http.Incident;
+import dev.platform.identity.http.ServerError;
 import dev.platform.identity.token.OAuthError;
 import dev.platform.identity.token.TokenAnswer;
 import jakarta.servlet.RequestDispatcher;
@@ -91,14 +92,10 @@ final class ErrorPageServlet extends HttpServlet {
     Object failure = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
     Incident incident =
         failure instanceof Throwable thrown
-            ? Incident.of(thrown)
-            : Incident.of("the container answered " + status + " for " + path(request));
+            ? Incident.logged(thrown)
+            : Incident.logged("the container answered " + status + " for " + path(request));
     response.setHeader("Pragma", "no-cache");
-    write(
-        response,
-        status,
-        new ServerErrorMapper.ServerError(
-            OAuthError.SERVER_ERROR, incident.description(), incident.id()));
+    write(response, status, ServerError.of(incident));
   }
 
   private static String reason(int status) {

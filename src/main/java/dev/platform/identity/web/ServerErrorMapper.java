@@ -1,6 +1,7 @@
 package dev.platform.identity.web;
 
-import dev.platform.identity.audit.Incident;
+import dev.platform.identity.http.Incident;
+import dev.platform.identity.http.ServerError;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -18,9 +19,6 @@ import jakarta.ws.rs.ext.Provider;
  */
 @Provider
 public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
-  /** The 500 body: SPEC 7.1's shape, with the incident id also as its own field. */
-  record ServerError(String error, String errorDescription, String incidentId) {}
-
   @Context UriInfo uri;
 
   @Override
@@ -28,12 +26,11 @@ public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
     if (failure instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
       return clientError(web.getResponse());
     }
-    Incident incident = Incident.of(failure);
     return Response.serverError()
         .type(MediaType.APPLICATION_JSON_TYPE)
         .header("Cache-Control", "no-store")
         .header("Pragma", "no-cache")
-        .entity(new ServerError("server_error", incident.description(), incident.id()))
+        .entity(ServerError.of(Incident.logged(failure)))
         .build();
   }
 

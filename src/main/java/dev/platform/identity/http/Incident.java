@@ -1,4 +1,4 @@
-package dev.platform.identity.audit;
+package dev.platform.identity.http;
 
 import java.util.UUID;
 import java.util.logging.Level;
@@ -14,15 +14,18 @@ import java.util.logging.Logger;
 public record Incident(String id) {
   private static final Logger LOG = Logger.getLogger(Incident.class.getName());
 
-  /** Logs {@code failure} with its stack trace under a new incident id. */
-  public static Incident of(Throwable failure) {
+  /** A new incident, {@code failure} and its stack trace logged at SEVERE under its id. */
+  public static Incident logged(Throwable failure) {
     Incident incident = new Incident(UUID.randomUUID().toString());
     LOG.log(Level.SEVERE, "Incident " + incident.id() + ": " + failure, failure);
     return incident;
   }
 
-  /** Logs a failure seen without an exception (a bare 5xx status) under a new incident id. */
-  public static Incident of(String failure) {
+  /**
+   * A new incident for a failure seen without an exception (a bare 5xx status), logged at SEVERE
+   * under its id.
+   */
+  public static Incident logged(String failure) {
     Incident incident = new Incident(UUID.randomUUID().toString());
     LOG.severe("Incident " + incident.id() + ": " + failure);
     return incident;

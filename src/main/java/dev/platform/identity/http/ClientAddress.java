@@ -1,4 +1,4 @@
-package dev.platform.identity.audit;
+package dev.platform.identity.http;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;

@@ -1,0 +1,5 @@
+/**
+ * What every HTTP entry point shares, servlet or JAX-RS: the caller's address and the unexpected
+ * failure answered as a 500 with an incident id (DESIGN decision 6). Imports no feature package.
+ */
+package dev.platform.identity.http;
