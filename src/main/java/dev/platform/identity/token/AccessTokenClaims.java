@@ -1,12 +1,17 @@
 package dev.platform.identity.token;
 
+import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.GrantedScopes;
+import java.net.URI;
+import java.time.Instant;
 import java.util.List;
 
 /**
  * The payload of an access token (SPEC 2.5), claim by claim in this order; component names become
  * snake_case claim names. Serialized by Jackson into the payload that {@code TokenIssuer} signs
- * itself, so a token costs one record and no claims map.
+ * itself, so a token costs one record and no claims map. Built by {@link #of}, which fills each of
+ * SPEC 2.5's aliases from one value.
  *
  * @param iss the issuer URL
  * @param aud always {@code *} (a string, not an array)
@@ -24,7 +29,7 @@ import java.util.List;
  *     read)
  * @param organizationId the account's primary organization
  * @param accessibleOrgs every organization the account may act in
- * @param version the token format ({@link TokenIssuer#VERSION})
+ * @param version the token format ({@link #VERSION})
  * @param channelPermissions the channel patterns per action
  * @param csPermissions SPEC 2.5's transitional alias: an identical value
  */
@@ -46,4 +51,50 @@ record AccessTokenClaims(
     List<String> accessibleOrgs,
     int version,
     ChannelPermissions channelPermissions,
-    ChannelPermissions csPermissions) {}
+    ChannelPermissions csPermissions) {
+  /** SPEC 2.5 {@code aud}: always {@code *}. */
+  static final String AUDIENCE = "*";
+
+  /** SPEC 2.5 {@code token_type} of every token this service issues. */
+  static final String SERVICE_ACCOUNT = "service_account";
+
+  /** SPEC 2.5 {@code version}: the token format, raised when the claims change. */
+  static final int VERSION = 1;
+
+  /**
+   * The claims of a token for {@code account} carrying {@code granted}, valid from {@code issuedAt}
+   * ({@code iat} and {@code nbf}) until {@code expiresAt}. The SPEC 2.5 aliases are filled here and
+   * nowhere else: {@code sub} and {@code client_id}, {@code scopes} and {@code permissions}, {@code
+   * channel_permissions} and {@code cs_permissions}.
+   */
+  static AccessTokenClaims of(
+      URI issuer,
+      ServiceAccount account,
+      GrantedScopes granted,
+      String jti,
+      Instant issuedAt,
+      Instant expiresAt) {
+    String clientId = account.clientId().toString();
+    List<String> scopes = granted.scopes();
+    ChannelPermissions channels = granted.channels();
+    return new AccessTokenClaims(
+        issuer.toString(),
+        AUDIENCE,
+        clientId,
+        jti,
+        issuedAt.getEpochSecond(),
+        issuedAt.getEpochSecond(),
+        expiresAt.getEpochSecond(),
+        SERVICE_ACCOUNT,
+        clientId,
+        account.serviceName(),
+        scopes,
+        scopes,
+        granted.spaceSeparated(),
+        account.organizationId(),
+        account.accessibleOrgs(),
+        VERSION,
+        channels,
+        channels);
+  }
+}

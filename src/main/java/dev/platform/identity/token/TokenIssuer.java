@@ -18,22 +18,13 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.List;
 import java.util.UUID;
 
 /** Builds the claims of SPEC 2.5 and signs them with the key ring's current key (RS256). */
 public final class TokenIssuer {
-  /** SPEC 2.5 {@code version}: the token format, raised when the claims change. */
-  static final int VERSION = 1;
-
-  static final String SERVICE_ACCOUNT = "service_account";
-
   static final String RS256 = "RS256";
 
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
-
-  /** SPEC 2.5 {@code aud}: always {@code *}. */
-  static final String AUDIENCE = "*";
 
   private final URI issuer;
   private final Duration lifetime;
@@ -66,31 +57,12 @@ public final class TokenIssuer {
   /** A signed access token for {@code account} carrying the granted {@code scopes}. */
   IssuedToken issue(ServiceAccount account, GrantedScopes granted) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-    List<String> scopes = granted.scopes();
-    boolean administers = scopes.stream().anyMatch(scope -> scope.startsWith("identity:"));
+    boolean administers =
+        granted.scopes().stream().anyMatch(scope -> scope.startsWith("identity:"));
     Instant expiry = now.plus(administers ? adminLifetime : lifetime);
     CurrentKey key = keys.current();
-    String clientId = account.clientId().toString();
     AccessTokenClaims claims =
-        new AccessTokenClaims(
-            issuer.toString(),
-            AUDIENCE,
-            clientId,
-            UUID.randomUUID().toString(),
-            now.getEpochSecond(),
-            now.getEpochSecond(),
-            expiry.getEpochSecond(),
-            SERVICE_ACCOUNT,
-            clientId,
-            account.serviceName(),
-            scopes,
-            scopes,
-            granted.spaceSeparated(),
-            account.organizationId(),
-            account.accessibleOrgs(),
-            VERSION,
-            granted.channels(),
-            granted.channels());
+        AccessTokenClaims.of(issuer, account, granted, UUID.randomUUID().toString(), now, expiry);
     String jwt = sign(new JwsHeader(RS256, "JWT", key.kid()), claims, key.privateKey());
     return new IssuedToken(jwt, now, expiry, granted);
   }
