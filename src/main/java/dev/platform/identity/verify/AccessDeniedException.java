@@ -42,7 +42,7 @@ public final class AccessDeniedException extends BearerTokenException {
     return missingScopes;
   }
 
-  /** Always 403. */
+  /** SPEC 7.2: the token is genuine but does not reach what was asked (RFC 6750 §3.1). */
   @Override
   public int status() {
     return 403;
