@@ -18,7 +18,7 @@ import jakarta.ws.rs.ext.Provider;
  * with its {@code Allow}.
  */
 @Provider
-public final class ServerErrorMapper implements ExceptionMapper<Throwable> {
+final class ServerErrorMapper implements ExceptionMapper<Throwable> {
   @Context UriInfo uri;
 
   @Override
