@@ -1,6 +1,5 @@
 package dev.platform.identity.token;
 
-import dev.platform.identity.http.ServerError;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
@@ -26,9 +25,6 @@ public final class OAuthError extends RuntimeException {
 
   /** SPEC 7.1: more token requests than the limit allows. */
   public static final String RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";
-
-  /** An internal error; its body is {@link ServerError}'s. */
-  public static final String SERVER_ERROR = ServerError.SERVER_ERROR;
 
   /** RFC 6749 §5.2: {@code error} and {@code error_description} use %x20-21 / %x23-5B / %x5D-7E. */
   private static final Pattern ERROR_CODE = Pattern.compile("[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]+");
@@ -102,11 +98,6 @@ public final class OAuthError extends RuntimeException {
   public static OAuthError rateLimitExceeded(String description, Duration retryAfter) {
     long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
     return new OAuthError(429, RATE_LIMIT_EXCEEDED, description, false, OptionalLong.of(seconds));
-  }
-
-  /** 500 {@code server_error}; the description must hold no internal detail. */
-  public static OAuthError serverError(String description) {
-    return new OAuthError(500, SERVER_ERROR, description);
   }
 
   public int status() {

@@ -18,7 +18,6 @@ class OAuthErrorTest {
     assertError(400, "unsupported_grant_type", OAuthError.unsupportedGrantType("d"));
     assertError(
         429, "rate_limit_exceeded", OAuthError.rateLimitExceeded("d", Duration.ofSeconds(3)));
-    assertError(500, "server_error", OAuthError.serverError("d"));
   }
 
   @Test
