@@ -39,11 +39,7 @@ import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.security.SecureRandom;
-import java.sql.Driver;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.util.Collections;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -93,25 +89,6 @@ public class Startup implements ServletContextListener {
     if (database != null) {
       database.close();
       database = null;
-    }
-    deregisterOwnDrivers();
-  }
-
-  /**
-   * The JDBC drivers that the WAR's own jars registered (DriverManager loads every driver it finds
-   * on first use), so that an undeployed WAR leaves none behind to hold its class loader; a driver
-   * of the server's own libraries, which its pools use, is left alone.
-   */
-  private static void deregisterOwnDrivers() {
-    ClassLoader own = Startup.class.getClassLoader();
-    for (Driver driver : Collections.list(DriverManager.getDrivers())) {
-      if (driver.getClass().getClassLoader() == own) {
-        try {
-          DriverManager.deregisterDriver(driver);
-        } catch (SQLException e) {
-          LOG.warning("Could not deregister the JDBC driver " + driver + ": " + e.getMessage());
-        }
-      }
     }
   }
 
