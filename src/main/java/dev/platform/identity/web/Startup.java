@@ -1,6 +1,7 @@
 package dev.platform.identity.web;
 
 import dev.platform.identity.account.Bootstrap;
+import dev.platform.identity.account.PepperCheck;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
@@ -100,6 +101,7 @@ public class Startup implements ServletContextListener {
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
     SecretDigest digest = new SecretDigest(settings.secretPepper());
+    new PepperCheck(database.dataSource()).verify(digest);
     new Bootstrap(accounts, digest, clock, random).run(settings);
     SigningKeys signingKeys = new SigningKeys(database, settings.keyEncryptionKey());
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
