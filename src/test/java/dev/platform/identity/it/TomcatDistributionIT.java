@@ -21,9 +21,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -100,15 +102,10 @@ class TomcatDistributionIT {
     String commandLine = Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
     assertTrue(commandLine.contains("-Dcatalina.base=" + catalina), commandLine);
 
-    Path credentials = catalina.resolve("conf/identity/bootstrap-admin.txt");
-    assertEquals(
-        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials)));
-    Properties admin = new Properties();
-    admin.load(Files.newBufferedReader(credentials, StandardCharsets.UTF_8));
-    String adminId = admin.getProperty("client_id");
+    Properties admin = bootstrapAdmin();
     String adminSecret = admin.getProperty("client_secret");
     Http http = new Http(new URL("http://127.0.0.1:" + port + "/"));
-    new SmokeSuite(http, adminId, adminSecret).run();
+    new SmokeSuite(http, admin.getProperty("client_id"), adminSecret).run();
     // Tomcat refuses TRACE in its connector, yet still runs the WAR's error page for it.
     RawHttp.Answer trace = new RawHttp(http.uri("/")).send("TRACE", "/oauth/token");
     ErrorShapes.oauth(trace, 405);
@@ -122,26 +119,10 @@ class TomcatDistributionIT {
 
     Map<Path, String> logs = logs();
     logs.forEach((file, text) -> assertFalse(text.contains("failed to unregister it"), file + ""));
-    Map<String, String> secrets =
-        Map.of(
-            "the key-encryption key",
-            secret("key-encryption-key"),
-            "the pepper",
-            secret("secret-pepper"),
-            "the database password",
-            password,
-            "the administrator's secret",
-            adminSecret);
-    Map<String, String> places = new java.util.LinkedHashMap<>();
+    Map<String, String> places = new LinkedHashMap<>();
     logs.forEach((file, text) -> places.put(file.toString(), text));
-    for (Path output : outputs) {
-      places.put(output.toString(), Files.readString(output));
-    }
     places.put("the command line of Tomcat (pid " + pid + ")", commandLine);
-    secrets.forEach(
-        (secret, value) ->
-            places.forEach(
-                (place, text) -> assertFalse(text.contains(value), secret + " is in " + place)));
+    assertNoSecretIn(places, adminSecret);
     assertAuditLinesOnceInTheirFile(logs);
     System.out.printf(
         "Tomcat %s by the README: installed in %d ms, ready %d ms after the start, suite %d ms,"
@@ -255,6 +236,40 @@ class TomcatDistributionIT {
         .text();
   }
 
+  /** The generated administrator of bootstrap-admin.txt, which must be owner-only. */
+  Properties bootstrapAdmin() throws IOException {
+    Path credentials = catalina.resolve("conf/identity/bootstrap-admin.txt");
+    assertEquals(
+        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials)));
+    Properties admin = new Properties();
+    admin.load(Files.newBufferedReader(credentials, StandardCharsets.UTF_8));
+    return admin;
+  }
+
+  /**
+   * Neither secret file's value, nor the database password, nor the administrator's secret is in
+   * any of {@code places} (name to text) or in the output of a README step.
+   */
+  void assertNoSecretIn(Map<String, String> places, String adminSecret) throws IOException {
+    for (Path output : outputs) {
+      places.put(output.toString(), Files.readString(output));
+    }
+    Map<String, String> secrets =
+        Map.of(
+            "the key-encryption key",
+            secret("key-encryption-key"),
+            "the pepper",
+            secret("secret-pepper"),
+            "the database password",
+            password,
+            "the administrator's secret",
+            adminSecret);
+    secrets.forEach(
+        (secret, value) ->
+            places.forEach(
+                (place, text) -> assertFalse(text.contains(value), secret + " is in " + place)));
+  }
+
   /**
    * An audit line (the JSON after the logger's name) is in {@code audit.DATE.log} and in no other
    * file, once: not also in catalina.out and catalina.DATE.log through the root's two handlers.
@@ -310,7 +325,7 @@ class TomcatDistributionIT {
 
   /** Every file under logs/, by name. */
   Map<Path, String> logs() throws IOException {
-    Map<Path, String> logs = new java.util.TreeMap<>();
+    Map<Path, String> logs = new TreeMap<>();
     try (Stream<Path> files = Files.walk(catalina.resolve("logs"))) {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         logs.put(file, Files.readString(file, StandardCharsets.ISO_8859_1));
