@@ -1,9 +1,11 @@
 package dev.platform.identity.account;
 
 import dev.platform.identity.config.Settings;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
 
@@ -36,7 +38,8 @@ public final class Bootstrap {
         .bootstrap()
         .ifPresentOrElse(
             configured -> ensure(configured, settings.bootstrapOrganization()),
-            () -> generateIfEmpty(settings.bootstrapOrganization()));
+            () ->
+                generateIfEmpty(settings.bootstrapOrganization(), settings.bootstrapSecretFile()));
   }
 
   private void ensure(Settings.BootstrapAccount configured, String organization) {
@@ -53,15 +56,53 @@ public final class Bootstrap {
     }
   }
 
-  private void generateIfEmpty(String organization) {
+  private void generateIfEmpty(String organization, Optional<Path> secretFile) {
     if (!accounts.isEmpty()) {
       return;
     }
     UUID clientId = UUID.randomUUID();
     String secret = ClientSecret.generate(random);
-    if (accounts.addFirst(admin(clientId, secret, organization))) {
+    if (secretFile.isPresent()) {
+      generateIntoFile(clientId, secret, organization, secretFile.get());
+    } else if (accounts.addFirst(admin(clientId, secret, organization))) {
       LOG.warning(banner(clientId, secret));
     }
+  }
+
+  /**
+   * The file is staged before the account exists, so a folder that cannot be written fails the
+   * start without an administrator whose secret nobody has.
+   */
+  private void generateIntoFile(UUID clientId, String secret, String organization, Path file) {
+    CredentialsFile credentials = CredentialsFile.stage(file, fileContent(clientId, secret));
+    try {
+      if (!accounts.addFirst(admin(clientId, secret, organization))) {
+        credentials.discard();
+        return;
+      }
+    } catch (RuntimeException e) {
+      credentials.discard();
+      throw e;
+    }
+    credentials.publish();
+    LOG.warning(
+        "Generated the bootstrap administrator (scope "
+            + ADMIN_SCOPE
+            + ") client_id "
+            + clientId
+            + "; its client_secret is in "
+            + file
+            + " (owner-only): read it, store it, delete the file.");
+  }
+
+  private static String fileContent(UUID clientId, String secret) {
+    return String.join(
+        "\n",
+        "# The bootstrap administrator (scope " + ADMIN_SCOPE + "), written once.",
+        "# Read it, store it, delete this file: only the secret's digest is kept.",
+        "client_id=" + clientId,
+        "client_secret=" + secret,
+        "");
   }
 
   private ServiceAccount admin(UUID clientId, String secret, String organization) {

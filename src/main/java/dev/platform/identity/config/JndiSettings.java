@@ -7,6 +7,9 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
@@ -15,6 +18,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -46,6 +50,11 @@ public final class JndiSettings {
   public static final String ADMIN_TOKEN_LIFETIME = "identity/adminTokenLifetime";
   public static final String MANAGER_GRANTABLE_SCOPES = "identity/managerGrantableScopes";
   public static final String MAX_PUBLISHED_KEYS = "identity/maxPublishedKeys";
+  public static final String KEY_ENCRYPTION_KEY_FILE = "identity/keyEncryptionKeyFile";
+  public static final String SECRET_PEPPER_FILE = "identity/secretPepperFile";
+  public static final String BOOTSTRAP_CLIENT_SECRET_FILE = "identity/bootstrapClientSecretFile";
+  public static final String BOOTSTRAP_SECRET_OUTPUT = "identity/bootstrapSecretOutput";
+  public static final String BOOTSTRAP_SECRET_FILE = "identity/bootstrapSecretFile";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -61,6 +70,12 @@ public final class JndiSettings {
   /** Any service's scope but this service's own: identity: scopes are never a manager's to give. */
   private static final Pattern GRANTABLE_SCOPE =
       Pattern.compile("(?!identity:)[a-z0-9_-]{1,100}:[A-Za-z0-9._*-]{1,200}");
+
+  /**
+   * What Tomcat ({@code ${name}}) and Payara ({@code ${name}}, {@code ${ENV=NAME}}) leave in place
+   * when no system property or environment variable of that name exists.
+   */
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}]*)}");
 
   private static final Pattern IP_LITERAL =
       Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)");
@@ -108,8 +123,8 @@ public final class JndiSettings {
     return new Settings(
         issuer(),
         tokenLifetime,
-        aesKey(KEY_ENCRYPTION_KEY),
-        hmacKey(SECRET_PEPPER),
+        aesKey(requiredSecret(KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE)),
+        hmacKey(requiredSecret(SECRET_PEPPER, SECRET_PEPPER_FILE)),
         bootstrap(),
         organization(BOOTSTRAP_ORGANIZATION),
         keySize(),
@@ -120,7 +135,8 @@ public final class JndiSettings {
         rsaEngine(),
         adminTokenLifetime(tokenLifetime),
         managerGrantableScopes(),
-        maxPublishedKeys());
+        maxPublishedKeys(),
+        bootstrapSecretFile());
   }
 
   /** Unset: the token lifetime; else from a minute up to the token lifetime. */
@@ -197,38 +213,132 @@ public final class JndiSettings {
     return duration;
   }
 
-  private SecretKey aesKey(String entry) {
-    byte[] bytes = base64(entry);
+  private static SecretKey aesKey(Secret secret) {
+    byte[] bytes = base64(secret);
     if (bytes.length != 32) {
-      throw new InvalidSettingException(
-          entry, "must be 256 bits (32 bytes, base64), not " + bytes.length * 8 + " bits");
+      throw secret.invalid(
+          "must be 256 bits (32 bytes, base64), not " + bytes.length * 8 + " bits");
     }
     return new SecretKeySpec(bytes, "AES");
   }
 
-  private SecretKey hmacKey(String entry) {
-    byte[] bytes = base64(entry);
+  private static SecretKey hmacKey(Secret secret) {
+    byte[] bytes = base64(secret);
     if (bytes.length < 32) {
-      throw new InvalidSettingException(
-          entry, "must be at least 256 bits (32 bytes, base64), not " + bytes.length * 8 + " bits");
+      throw secret.invalid(
+          "must be at least 256 bits (32 bytes, base64), not " + bytes.length * 8 + " bits");
     }
     return new SecretKeySpec(bytes, "HmacSHA256");
   }
 
-  private byte[] base64(String entry) {
-    String text = required(entry);
+  private static byte[] base64(Secret secret) {
+    String text = secret.text();
     try {
       return text.contains("-") || text.contains("_")
           ? Base64.getUrlDecoder().decode(text)
           : Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException e) {
-      throw new InvalidSettingException(entry, "is not base64");
+      throw secret.invalid("is not base64");
     }
+  }
+
+  /**
+   * A secret's text and where it came from. Errors about it name the entry (and the file) and never
+   * show the text.
+   */
+  private record Secret(String text, String entry, String about) {
+    InvalidSettingException invalid(String problem) {
+      return new InvalidSettingException(entry, about + problem);
+    }
+  }
+
+  private Secret requiredSecret(String entry, String fileEntry) {
+    return secret(entry, fileEntry)
+        .orElseThrow(
+            () ->
+                new InvalidSettingException(
+                    entry, "is not set, nor is its file form java:comp/env/" + fileEntry));
+  }
+
+  /** The value of {@code entry}, or the content of the file {@code fileEntry} names; not both. */
+  private Optional<Secret> secret(String entry, String fileEntry) {
+    Optional<String> text = optional(entry);
+    Optional<String> path = optional(fileEntry);
+    if (text.isPresent() && path.isPresent()) {
+      throw new InvalidSettingException(
+          entry,
+          "and java:comp/env/"
+              + fileEntry
+              + " are both set; set only one (production: the file, and the other empty)");
+    }
+    if (path.isEmpty()) {
+      return text.map(value -> new Secret(value, entry, ""));
+    }
+    SecretFile file = new SecretFile(fileEntry, path(fileEntry, path.get()));
+    return Optional.of(new Secret(file.read(), fileEntry, file.about()));
+  }
+
+  private static Path path(String entry, String text) {
+    try {
+      return Path.of(text);
+    } catch (InvalidPathException e) {
+      throw new InvalidSettingException(entry, "is not a file path: " + e.getReason());
+    }
+  }
+
+  /** Empty: the generated administrator's secret goes to the log; else the file it goes to. */
+  private Optional<Path> bootstrapSecretFile() {
+    String output = required(BOOTSTRAP_SECRET_OUTPUT);
+    Optional<String> file = optional(BOOTSTRAP_SECRET_FILE);
+    switch (output.toLowerCase(Locale.ROOT)) {
+      case "log" -> {
+        if (file.isPresent()) {
+          throw new InvalidSettingException(
+              BOOTSTRAP_SECRET_FILE,
+              "is set, but java:comp/env/"
+                  + BOOTSTRAP_SECRET_OUTPUT
+                  + " is 'log'; set that to 'file', or leave this empty");
+        }
+        return Optional.empty();
+      }
+      case "file" -> {
+        Path path =
+            path(
+                BOOTSTRAP_SECRET_FILE,
+                file.orElseThrow(
+                    () ->
+                        new InvalidSettingException(
+                            BOOTSTRAP_SECRET_FILE,
+                            "must be set when java:comp/env/"
+                                + BOOTSTRAP_SECRET_OUTPUT
+                                + " is 'file'")));
+        return Optional.of(writableTarget(path));
+      }
+      default ->
+          throw new InvalidSettingException(
+              BOOTSTRAP_SECRET_OUTPUT, "must be 'log' or 'file', not '" + output + "'");
+    }
+  }
+
+  /** Checked now, so a wrong path fails the start before an administrator is generated. */
+  private static Path writableTarget(Path file) {
+    Path absolute = file.toAbsolutePath();
+    Path folder = absolute.getParent();
+    if (folder == null || !Files.isDirectory(folder)) {
+      throw new InvalidSettingException(
+          BOOTSTRAP_SECRET_FILE,
+          "names " + file + ", whose folder does not exist; create it (owner-only: chmod 700)");
+    }
+    if (Files.isDirectory(absolute)) {
+      throw new InvalidSettingException(
+          BOOTSTRAP_SECRET_FILE, "names " + file + ", which is a folder; name a file in it");
+    }
+    return absolute;
   }
 
   private Optional<BootstrapAccount> bootstrap() {
     Optional<String> id = optional(BOOTSTRAP_CLIENT_ID);
-    Optional<String> secret = optional(BOOTSTRAP_CLIENT_SECRET);
+    Optional<Secret> secret = secret(BOOTSTRAP_CLIENT_SECRET, BOOTSTRAP_CLIENT_SECRET_FILE);
     if (id.isEmpty() && secret.isEmpty()) {
       return Optional.empty();
     }
@@ -246,11 +356,10 @@ public final class JndiSettings {
     } catch (IllegalArgumentException e) {
       throw new InvalidSettingException(BOOTSTRAP_CLIENT_ID, "is not a UUID");
     }
-    if (secret.get().length() < MIN_BOOTSTRAP_SECRET) {
-      throw new InvalidSettingException(
-          BOOTSTRAP_CLIENT_SECRET, "must be at least " + MIN_BOOTSTRAP_SECRET + " characters");
+    if (secret.get().text().length() < MIN_BOOTSTRAP_SECRET) {
+      throw secret.get().invalid("must be at least " + MIN_BOOTSTRAP_SECRET + " characters");
     }
-    return Optional.of(new BootstrapAccount(clientId, secret.get()));
+    return Optional.of(new BootstrapAccount(clientId, secret.get().text()));
   }
 
   private String organization(String entry) {
@@ -378,11 +487,39 @@ public final class JndiSettings {
   }
 
   private Object value(String entry) {
+    Object value;
     try {
-      return lookup.apply(entry);
+      value = lookup.apply(entry);
     } catch (RuntimeException e) {
       throw new InvalidSettingException(entry, "cannot be read: " + e.getMessage());
     }
+    if (value instanceof String text) {
+      refuseUnresolvedPlaceholder(entry, text.trim());
+    }
+    return value;
+  }
+
+  /**
+   * A value that starts with {@code ${...}} is the container's placeholder left as it was: say so,
+   * rather than "is not base64". Only the placeholder is shown, never the rest of the value.
+   */
+  private static void refuseUnresolvedPlaceholder(String entry, String text) {
+    Matcher placeholder = PLACEHOLDER.matcher(text);
+    if (!placeholder.lookingAt()) {
+      return;
+    }
+    String name = placeholder.group(1);
+    String missing =
+        name.startsWith("ENV=")
+            ? "no environment variable " + name.substring(4) + " is set"
+            : "no system property " + name + " is set";
+    boolean whole = placeholder.end() == text.length();
+    throw new InvalidSettingException(
+        entry,
+        (whole ? "is '" : "starts with '")
+            + placeholder.group()
+            + "', an unresolved placeholder: "
+            + missing);
   }
 
   private static InvalidSettingException missing(String entry) {

@@ -1,6 +1,7 @@
 package dev.platform.identity.config;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +29,8 @@ import javax.crypto.SecretKey;
  *     own (wildcards allowed); empty: only its own
  * @param maxPublishedKeys the most signing keys the published list may hold; operators' rotations
  *     that would pass it are refused, keeping one place for the schedule's next key
+ * @param bootstrapSecretFile where a generated bootstrap administrator's credentials are written
+ *     (owner-only, once); empty: to the log
  */
 public record Settings(
     URI issuer,
@@ -44,7 +47,8 @@ public record Settings(
     RsaEngine rsaEngine,
     Duration adminTokenLifetime,
     List<String> managerGrantableScopes,
-    int maxPublishedKeys) {
+    int maxPublishedKeys,
+    Optional<Path> bootstrapSecretFile) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

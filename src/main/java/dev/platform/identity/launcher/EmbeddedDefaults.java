@@ -34,18 +34,25 @@ final class EmbeddedDefaults implements LifecycleListener {
       naming.addResource(h2(data.resolve("identity")));
     }
     environment(naming, "identity/issuer", options.issuer());
-    if (naming.findEnvironment("identity/keyEncryptionKey") == null) {
+    if (unset(naming, "identity/keyEncryptionKey", "identity/keyEncryptionKeyFile")) {
       environment(
           naming,
           "identity/keyEncryptionKey",
           LocalSecrets.readOrGenerate(data.resolve("key-encryption-key"), "key-encryption key"));
     }
-    if (naming.findEnvironment("identity/secretPepper") == null) {
+    if (unset(naming, "identity/secretPepper", "identity/secretPepperFile")) {
       environment(
           naming,
           "identity/secretPepper",
           LocalSecrets.readOrGenerate(data.resolve("secret-pepper"), "client-secret pepper"));
     }
+  }
+
+  /** Neither form of a secret is in the context file: a file form set there wins. */
+  private static boolean unset(NamingResourcesImpl naming, String name, String fileName) {
+    ContextEnvironment file = naming.findEnvironment(fileName);
+    return naming.findEnvironment(name) == null
+        && (file == null || file.getValue() == null || file.getValue().isBlank());
   }
 
   private static void environment(NamingResourcesImpl naming, String name, String value) {

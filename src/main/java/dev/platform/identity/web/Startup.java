@@ -1,6 +1,7 @@
 package dev.platform.identity.web;
 
 import dev.platform.identity.account.Bootstrap;
+import dev.platform.identity.account.PepperCheck;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
@@ -39,11 +40,7 @@ import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.security.SecureRandom;
-import java.sql.Driver;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.util.Collections;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -94,25 +91,6 @@ public class Startup implements ServletContextListener {
       database.close();
       database = null;
     }
-    deregisterOwnDrivers();
-  }
-
-  /**
-   * The JDBC drivers that the WAR's own jars registered (DriverManager loads every driver it finds
-   * on first use), so that an undeployed WAR leaves none behind to hold its class loader; a driver
-   * of the server's own libraries, which its pools use, is left alone.
-   */
-  private static void deregisterOwnDrivers() {
-    ClassLoader own = Startup.class.getClassLoader();
-    for (Driver driver : Collections.list(DriverManager.getDrivers())) {
-      if (driver.getClass().getClassLoader() == own) {
-        try {
-          DriverManager.deregisterDriver(driver);
-        } catch (SQLException e) {
-          LOG.warning("Could not deregister the JDBC driver " + driver + ": " + e.getMessage());
-        }
-      }
-    }
   }
 
   private void start(ServletContext context) {
@@ -123,6 +101,7 @@ public class Startup implements ServletContextListener {
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
     SecretDigest digest = new SecretDigest(settings.secretPepper());
+    new PepperCheck(database.dataSource()).verify(digest);
     new Bootstrap(accounts, digest, clock, random).run(settings);
     SigningKeys signingKeys = new SigningKeys(database, settings.keyEncryptionKey());
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());

@@ -2,6 +2,7 @@ package dev.platform.identity.account;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.audit.LogCapture;
@@ -9,6 +10,11 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.Settings.BootstrapAccount;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -26,6 +32,7 @@ import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BootstrapTest {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
@@ -40,6 +47,10 @@ class BootstrapTest {
   }
 
   static Settings settings(Optional<BootstrapAccount> bootstrap) {
+    return settings(bootstrap, Optional.empty());
+  }
+
+  static Settings settings(Optional<BootstrapAccount> bootstrap, Optional<Path> secretFile) {
     return new Settings(
         null,
         null,
@@ -55,7 +66,8 @@ class BootstrapTest {
         Settings.RsaEngine.JDK,
         null,
         java.util.List.of(),
-        10);
+        10,
+        secretFile);
   }
 
   Bootstrap bootstrap(Database database) {
@@ -130,6 +142,50 @@ class BootstrapTest {
 
       assertEquals(1, new ServiceAccounts(nodeA).list(Optional.empty()).size());
       assertEquals(1, log.messages().stream().filter(m -> m.contains("client_secret:")).count());
+    }
+  }
+
+  @Test
+  void whenOutputIsAFileThenTheCredentialsAreWrittenOwnerOnlyAndTheLogSaysOnlyWhere(
+      @TempDir Path folder) throws IOException {
+    Path file = folder.resolve("bootstrap-admin.txt");
+    try (Database database = TestDatabases.h2()) {
+      bootstrap(database).run(settings(Optional.empty(), Optional.of(file)));
+      bootstrap(database).run(settings(Optional.empty(), Optional.of(file)));
+
+      ServiceAccount admin =
+          new ServiceAccounts(database).list(Optional.empty()).stream().findFirst().orElseThrow();
+      String content = Files.readString(file);
+      Matcher secret = Pattern.compile("client_secret=(\\S+)").matcher(content);
+      assertTrue(secret.find(), content);
+      assertTrue(content.contains("client_id=" + admin.clientId()), content);
+      assertTrue(digest.matches(secret.group(1), admin.secretDigest()));
+      if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+        assertEquals(
+            "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+      }
+      try (var files = Files.list(folder)) {
+        assertEquals(List.of(file), files.toList(), "no staged file is left behind");
+      }
+      assertEquals(1, log.messages().size(), log.messages().toString());
+      String line = log.messages().get(0);
+      assertTrue(line.contains(admin.clientId().toString()), line);
+      assertTrue(line.contains(file.toString()), line);
+      assertTrue(line.contains("read it, store it, delete the file"), line);
+      assertFalse(line.contains(secret.group(1)), "the log carries the secret");
+    }
+  }
+
+  @Test
+  void whenTheFileCannotBeWrittenThenNoAdministratorIsCreated(@TempDir Path folder) {
+    Path file = folder.resolve("gone").resolve("bootstrap-admin.txt");
+    try (Database database = TestDatabases.h2()) {
+      assertThrows(
+          UncheckedIOException.class,
+          () -> bootstrap(database).run(settings(Optional.empty(), Optional.of(file))));
+
+      assertTrue(new ServiceAccounts(database).isEmpty());
+      assertTrue(log.messages().isEmpty());
     }
   }
 

@@ -4,15 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import javax.naming.CommunicationException;
 import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -266,5 +273,260 @@ class JndiSettingsTest {
     assertTrue(JndiSettings.isNotBound(new NameNotFoundException("x")));
     assertTrue(JndiSettings.isNotBound(payara));
     assertFalse(JndiSettings.isNotBound(new CommunicationException("naming service down")));
+  }
+
+  // Secrets as files (issue 18).
+
+  @TempDir Path folder;
+
+  Path ownerOnly(String name, String content) throws IOException {
+    Path file = folder.resolve(name);
+    Files.writeString(file, content);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return file;
+  }
+
+  Map<String, Object> withFile(String fileEntry, Path file) {
+    Map<String, Object> entries = valid();
+    entries.remove(fileEntry.replaceFirst("File$", ""));
+    entries.put(fileEntry, file.toString());
+    return entries;
+  }
+
+  InvalidSettingException refused(Map<String, Object> entries) {
+    InvalidSettingException e = assertThrows(InvalidSettingException.class, () -> read(entries));
+    assertFalse(e.getMessage().contains(KEK), e.getMessage());
+    assertFalse(e.getMessage().contains(PEPPER), e.getMessage());
+    return e;
+  }
+
+  @Test
+  void whenSecretsAreOwnerOnlyFilesThenTheirContentWithoutTheTrailingNewlineIsTheValue()
+      throws IOException {
+    UUID id = UUID.randomUUID();
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.KEY_ENCRYPTION_KEY, "");
+    entries.remove(JndiSettings.SECRET_PEPPER);
+    entries.put(JndiSettings.KEY_ENCRYPTION_KEY_FILE, ownerOnly("kek", KEK + "\n").toString());
+    entries.put(JndiSettings.SECRET_PEPPER_FILE, ownerOnly("pepper", PEPPER + " \r\n").toString());
+    entries.put(JndiSettings.BOOTSTRAP_CLIENT_ID, id.toString());
+    entries.put(
+        JndiSettings.BOOTSTRAP_CLIENT_SECRET_FILE,
+        ownerOnly("admin", "a-long-enough-bootstrap-secret-0123456789\n").toString());
+
+    Settings settings = read(entries);
+    Settings plain = read(valid());
+
+    assertEquals(plain.keyEncryptionKey(), settings.keyEncryptionKey());
+    assertEquals(plain.secretPepper(), settings.secretPepper());
+    assertEquals(
+        new Settings.BootstrapAccount(id, "a-long-enough-bootstrap-secret-0123456789"),
+        settings.bootstrap().orElseThrow());
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "identity/keyEncryptionKey, identity/keyEncryptionKeyFile",
+    "identity/secretPepper, identity/secretPepperFile",
+    "identity/bootstrapClientSecret, identity/bootstrapClientSecretFile",
+  })
+  void whenBothFormsAreSetThenTheErrorNamesBoth(String entry, String fileEntry) throws IOException {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.BOOTSTRAP_CLIENT_ID, UUID.randomUUID().toString());
+    entries.put(JndiSettings.BOOTSTRAP_CLIENT_SECRET, "a-long-enough-bootstrap-secret-0123456789");
+    entries.put(fileEntry, ownerOnly("secret", KEK).toString());
+
+    String message = refused(entries).getMessage();
+
+    assertTrue(
+        message.startsWith("java:comp/env/" + entry + " and java:comp/env/" + fileEntry), message);
+    assertTrue(message.contains("set only one"), message);
+  }
+
+  @Test
+  void whenNeitherFormIsSetThenBothAreNamed() {
+    Map<String, Object> entries = valid();
+    entries.remove(JndiSettings.SECRET_PEPPER);
+
+    assertEquals(
+        "java:comp/env/identity/secretPepper is not set, nor is its file form"
+            + " java:comp/env/identity/secretPepperFile",
+        refused(entries).getMessage());
+  }
+
+  @Test
+  void whenTheFileIsMissingThenTheSettingAndTheFileAreNamed() {
+    Path missing = folder.resolve("no-such-kek");
+
+    String message = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, missing)).getMessage();
+
+    assertEquals(
+        "java:comp/env/identity/keyEncryptionKeyFile names "
+            + missing
+            + ", which does not exist; create it or correct the path",
+        message);
+  }
+
+  @Test
+  void whenTheFileIsADirectoryThenRefused() {
+    String message = refused(withFile(JndiSettings.SECRET_PEPPER_FILE, folder)).getMessage();
+
+    assertTrue(
+        message.startsWith("java:comp/env/identity/secretPepperFile names " + folder + ", "),
+        message);
+    assertTrue(message.contains("not a regular file"), message);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "\n", "  \n\n"})
+  void whenTheFileIsEmptyThenRefused(String content) throws IOException {
+    Path empty = ownerOnly("empty", content);
+
+    String message = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, empty)).getMessage();
+
+    assertTrue(
+        message.endsWith(empty + ", which is empty; put the value in it (one line)"), message);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"rw-r--r--, read", "rw-r-----, read", "rw----r--, read", "rw--w----, write or run"})
+  void whenGroupOrOthersMayUseTheFileThenRefusedWithTheModeAndTheFix(String mode, String may)
+      throws IOException {
+    Path kek = ownerOnly("kek", KEK);
+    Files.setPosixFilePermissions(kek, PosixFilePermissions.fromString(mode));
+
+    String message = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, kek)).getMessage();
+
+    assertEquals(
+        "java:comp/env/identity/keyEncryptionKeyFile names "
+            + kek
+            + ", which group or others may "
+            + may
+            + " ("
+            + mode
+            + "); make it owner-only: chmod 600 "
+            + kek,
+        message);
+  }
+
+  @Test
+  void whenTheFileIsALinkThenItsTargetIsJudged() throws IOException {
+    Path target = ownerOnly("pepper", PEPPER);
+    Path link = Files.createSymbolicLink(folder.resolve("link"), target);
+    Path dangling = Files.createSymbolicLink(folder.resolve("dangling"), folder.resolve("gone"));
+
+    assertEquals(
+        read(valid()).secretPepper(),
+        read(withFile(JndiSettings.SECRET_PEPPER_FILE, link)).secretPepper());
+    Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-rw-rw-"));
+    String worldReadable = refused(withFile(JndiSettings.SECRET_PEPPER_FILE, link)).getMessage();
+    assertTrue(worldReadable.contains("(rw-rw-rw-); make it owner-only"), worldReadable);
+    assertTrue(
+        refused(withFile(JndiSettings.SECRET_PEPPER_FILE, dangling))
+            .getMessage()
+            .contains("which does not exist"));
+  }
+
+  @Test
+  void whenTheFileCannotBeReadThenRefused() throws IOException {
+    assumeFalse("root".equals(System.getProperty("user.name")), "root reads any file");
+    Path kek = ownerOnly("kek", KEK);
+    Files.setPosixFilePermissions(kek, PosixFilePermissions.fromString("-w-------"));
+
+    String message = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, kek)).getMessage();
+
+    assertTrue(message.contains(kek + ", which this server's user"), message);
+  }
+
+  @Test
+  void whenTheFilesContentIsInvalidThenTheFileIsNamedAndTheContentNot() throws IOException {
+    Path short_ = ownerOnly("short", "AAECAwQFBgcICQoLDA0ODw==\n");
+    Path notBase64 = ownerOnly("text", "not*base64-secret-text\n");
+
+    String tooShort = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, short_)).getMessage();
+    String garbage = refused(withFile(JndiSettings.SECRET_PEPPER_FILE, notBase64)).getMessage();
+
+    assertEquals(
+        "java:comp/env/identity/keyEncryptionKeyFile names "
+            + short_
+            + ", whose content must be 256 bits (32 bytes, base64), not 128 bits",
+        tooShort);
+    assertEquals(
+        "java:comp/env/identity/secretPepperFile names "
+            + notBase64
+            + ", whose content is not base64",
+        garbage);
+  }
+
+  // Unresolved placeholders (issue 18).
+
+  @ParameterizedTest(name = "{0} = {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "identity/keyEncryptionKey | ${identity.kek} | is '${identity.kek}', an unresolved"
+            + " placeholder: no system property identity.kek is set",
+        "identity/secretPepper | ${ENV=IDENTITY_PEPPER} | is '${ENV=IDENTITY_PEPPER}', an"
+            + " unresolved placeholder: no environment variable IDENTITY_PEPPER is set",
+        "identity/keyEncryptionKeyFile | ${catalina.base}/conf/identity/kek | starts with"
+            + " '${catalina.base}', an unresolved placeholder: no system property catalina.base"
+            + " is set",
+        "identity/issuer | ${identity.issuer} | is '${identity.issuer}', an unresolved"
+            + " placeholder: no system property identity.issuer is set",
+        "identity/tokenLifetime | ${ttl} | is '${ttl}', an unresolved placeholder: no system"
+            + " property ttl is set",
+      })
+  void whenAValueIsAnUnresolvedPlaceholderThenTheErrorSaysSo(
+      String entry, String value, String problem) {
+    Map<String, Object> entries = valid();
+    entries.put(entry, value);
+
+    assertEquals("java:comp/env/" + entry + " " + problem, refused(entries).getMessage());
+  }
+
+  // Where a generated administrator's secret goes (issue 18).
+
+  @Test
+  void whenBootstrapSecretOutputIsFileThenTheFileIsRead() {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, "file");
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_FILE, folder.resolve("admin.txt").toString());
+
+    assertEquals(Optional.of(folder.resolve("admin.txt")), read(entries).bootstrapSecretFile());
+    assertEquals(Optional.empty(), read(valid()).bootstrapSecretFile(), "log");
+  }
+
+  @ParameterizedTest(name = "{0}, {1}: {2}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "<unset>",
+      value = {
+        "file | <unset> | identity/bootstrapSecretFile must be set when"
+            + " java:comp/env/identity/bootstrapSecretOutput is 'file'",
+        "file | /no/such/folder/admin.txt | identity/bootstrapSecretFile names"
+            + " /no/such/folder/admin.txt, whose folder does not exist",
+        "log | /tmp/admin.txt | identity/bootstrapSecretFile is set, but"
+            + " java:comp/env/identity/bootstrapSecretOutput is 'log'",
+        "syslog | <unset> | identity/bootstrapSecretOutput must be 'log' or 'file', not 'syslog'",
+        "<unset> | <unset> | identity/bootstrapSecretOutput is not set",
+      })
+  void whenBootstrapSecretOutputIsInconsistentThenTheEntryIsNamed(
+      String output, String file, String problem) {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, output);
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_FILE, file);
+
+    String message = refused(entries).getMessage();
+
+    assertTrue(message.startsWith("java:comp/env/" + problem), message);
+  }
+
+  @Test
+  void whenBootstrapSecretFileIsAFolderThenRefused() {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, "file");
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_FILE, folder.toString());
+
+    assertTrue(refused(entries).getMessage().contains("which is a folder"));
   }
 }

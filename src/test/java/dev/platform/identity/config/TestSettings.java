@@ -27,6 +27,7 @@ public final class TestSettings {
     entries.put(JndiSettings.RSA_PROVIDER, "accp");
     entries.put(JndiSettings.TOKEN_RATE_LIMIT, "60");
     entries.put(JndiSettings.MAX_PUBLISHED_KEYS, "10");
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, "log");
     return entries;
   }
 

@@ -10,22 +10,26 @@ import java.nio.file.Path;
  * running on the example's values.
  */
 final class ConfExample {
-  private final Path file;
+  private final String source;
   private String text;
 
-  private ConfExample(Path file, String text) {
-    this.file = file;
+  private ConfExample(String source, String text) {
+    this.source = source;
     this.text = text;
   }
 
   static ConfExample read(String file) throws IOException {
-    Path path = Path.of(file);
-    return new ConfExample(path, Files.readString(path));
+    return of(file, Files.readString(Path.of(file)));
+  }
+
+  /** {@code text} from {@code source} (a file, a README block), named in failures. */
+  static ConfExample of(String source, String text) {
+    return new ConfExample(source, text);
   }
 
   ConfExample replace(String example, String value) {
     if (!text.contains(example)) {
-      throw new AssertionError(file + " no longer contains " + example);
+      throw new AssertionError(source + " no longer contains " + example);
     }
     text = text.replace(example, value);
     return this;

@@ -1,13 +1,33 @@
 package dev.platform.identity.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.db.FreshPostgres;
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,114 +35,322 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The WAR, unchanged, on the real Tomcat 10.1 distribution (unpacked by {@code -Pservers}) with the
- * production example of {@code conf/tomcat/} pointing at a fresh PostgreSQL database, the database
- * rate-limit store, a loopback connector and no shutdown port; started and stopped by its process.
+ * README "Deploying", "Tomcat 10.1", run as written with {@code sh}: the Tomcat zip unpacked into a
+ * folder of its own, {@code conf/tomcat/context-production.xml} on a fresh PostgreSQL database
+ * owned by a new role with a password, the secret files, {@code catalina.properties}, {@code
+ * setenv.sh}, the server.xml and logging changes, the wait with its deadline, {@code catalina.sh
+ * stop}. Only a Tomcat whose command line names this test's folder is ever signalled.
  */
-@EnabledIfSystemProperty(named = "identity.tomcat.home", matches = ".+")
+@EnabledIfSystemProperty(named = "identity.tomcat.zip", matches = ".+")
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
 class TomcatDistributionIT {
-  static final String ADMIN_ID = UUID.randomUUID().toString();
-  static final String ADMIN_SECRET = "tomcat-smoke-admin-secret-0123456789abcdef";
+  static final Path ZIP = Path.of(System.getProperty("identity.tomcat.zip", "tomcat-0.zip"));
+  static final String VERSION = ZIP.getFileName().toString().replaceAll("^tomcat-|\\.zip$", "");
 
-  final Path home = Path.of(System.getProperty("identity.tomcat.home"));
-  ProductionServer server;
-  Path base;
-  Http http;
+  ReadmeSteps deploying;
+  ReadmeSteps tomcat;
+  Path folder;
+  Path catalina;
+  FreshPostgres database;
+  String role;
+  String password;
+  int port;
+  final List<Path> outputs = new ArrayList<>();
 
   @BeforeEach
-  void start() throws Exception {
-    server = ProductionServer.prepare("Tomcat", home, "identity_tomcat");
-    base = Files.createTempDirectory(Path.of("target"), "tomcat-base-");
-    for (String dir : List.of("conf/Catalina/localhost", "webapps", "logs", "temp", "work")) {
-      Files.createDirectories(base.resolve(dir));
+  void prepare() throws Exception {
+    deploying = ReadmeSteps.between("## Deploying", "### Tomcat 10.1");
+    tomcat = ReadmeSteps.between("### Tomcat 10.1", "### Payara Micro 6");
+    folder = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tomcat-");
+    catalina = folder.resolve("apache-tomcat-" + VERSION);
+    database = FreshPostgres.create("identity_tomcat");
+    byte[] random = new byte[18];
+    new SecureRandom().nextBytes(random);
+    role = "identity_tomcat_" + HexFormat.of().formatHex(random, 0, 6);
+    // Distinctive, so that the log search can look for it; the test server trusts loopback, so
+    // PostgreSQL does not check it.
+    password = "db-" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    admin("create role " + role + " login password '" + password + "'");
+    admin("alter database " + database.dataSource().getDatabaseName() + " owner to " + role);
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
     }
-    Files.copy(home.resolve("conf/web.xml"), base.resolve("conf/web.xml"));
-    Files.copy(home.resolve("conf/logging.properties"), base.resolve("conf/logging.properties"));
-    Files.writeString(base.resolve("conf/server.xml"), serverXml());
-    Files.writeString(base.resolve("conf/Catalina/localhost/ROOT.xml"), contextXml());
-    Files.copy(Path.of("target/identity.war"), base.resolve("webapps/ROOT.war"));
-    http =
-        server.start(
-            List.of(
-                ServerProcess.java(),
-                "-Xmx256m",
-                "-cp",
-                home.resolve("bin/bootstrap.jar") + ":" + home.resolve("bin/tomcat-juli.jar"),
-                "-Dcatalina.home=" + home.toAbsolutePath(),
-                "-Dcatalina.base=" + base.toAbsolutePath(),
-                "-Djava.io.tmpdir=" + base.resolve("temp").toAbsolutePath(),
-                "-Djava.util.logging.manager=org.apache.juli.ClassLoaderLogManager",
-                "-Djava.util.logging.config.file=" + base.resolve("conf/logging.properties"),
-                "--add-opens=java.base/java.lang=ALL-UNNAMED",
-                "--add-opens=java.base/java.io=ALL-UNNAMED",
-                "--add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED",
-                "-Didentity.kek=" + ProductionServer.KEK,
-                "-Didentity.pepper=" + ProductionServer.PEPPER,
-                "-Didentity.db.password=unused-with-trust-auth",
-                "org.apache.catalina.startup.Bootstrap",
-                "start"),
-            base.resolve("logs/console.log"),
-            Duration.ofSeconds(120));
   }
 
   @AfterEach
-  void stop() throws Exception {
-    if (server != null) {
-      server.close();
+  void cleanUp() throws Exception {
+    try {
+      for (ProcessHandle left : tomcats()) {
+        left.destroyForcibly();
+        left.onExit().get(10, TimeUnit.SECONDS);
+      }
+    } finally {
+      database.close();
+      admin("drop role if exists " + role);
     }
   }
 
-  String serverXml() {
-    return "<Server port=\"-1\" shutdown=\"SHUTDOWN\">\n"
-        + "  <Service name=\"Catalina\">\n"
-        + "    <Connector port=\""
-        + server.port()
-        + "\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\""
-        + " connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\"/>\n"
-        + "    <Engine name=\"Catalina\" defaultHost=\"localhost\">\n"
-        + "      <Host name=\"localhost\" appBase=\"webapps\" unpackWARs=\"true\" autoDeploy=\"false\">\n"
-        + "        <Valve className=\"org.apache.catalina.valves.ErrorReportValve\""
-        + " showReport=\"false\" showServerInfo=\"false\"/>\n"
-        + "      </Host>\n"
-        + "    </Engine>\n"
-        + "  </Service>\n"
-        + "</Server>\n";
+  @Test
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenInstalledAsTheReadmeSaysThenItServesLogsNoSecretAndStops() throws Exception {
+    long installing = System.nanoTime();
+    install("http://127.0.0.1:" + port);
+    long installed = System.nanoTime();
+    assertEquals(0, waitForStart(), tail("start"));
+    long ready = System.nanoTime();
+    long pid = Long.parseLong(Files.readString(catalina.resolve("temp/tomcat.pid")).trim());
+    String commandLine = Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
+    assertTrue(commandLine.contains("-Dcatalina.base=" + catalina), commandLine);
+
+    Properties admin = bootstrapAdmin();
+    String adminSecret = admin.getProperty("client_secret");
+    Http http = new Http(new URL("http://127.0.0.1:" + port + "/"));
+    new SmokeSuite(http, admin.getProperty("client_id"), adminSecret).run();
+    // Tomcat refuses TRACE in its connector, yet still runs the WAR's error page for it.
+    RawHttp.Answer trace = new RawHttp(http.uri("/")).send("TRACE", "/oauth/token");
+    ErrorShapes.oauth(trace, 405);
+    assertEquals("POST", trace.header("Allow"), trace.toString());
+    long tested = System.nanoTime();
+
+    assertEquals(0, run("stop", tomcat.block("\"$CATALINA_HOME/bin/catalina.sh\" stop")));
+    long stopped = System.nanoTime();
+    assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), tail("stop"));
+    assertTrue(tail("stop").contains("Tomcat stopped."), tail("stop"));
+
+    Map<Path, String> logs = logs();
+    logs.forEach((file, text) -> assertFalse(text.contains("failed to unregister it"), file + ""));
+    Map<String, String> places = new LinkedHashMap<>();
+    logs.forEach((file, text) -> places.put(file.toString(), text));
+    places.put("the command line of Tomcat (pid " + pid + ")", commandLine);
+    assertNoSecretIn(places, adminSecret);
+    assertAuditLinesOnceInTheirFile(logs);
+    System.out.printf(
+        "Tomcat %s by the README: installed in %d ms, ready %d ms after the start, suite %d ms,"
+            + " stopped in %d ms%n",
+        VERSION,
+        millis(installing, installed),
+        millis(installed, ready),
+        millis(ready, tested),
+        millis(tested, stopped));
   }
 
-  /** conf/tomcat/context-production.xml with this machine's database, issuer and admin. */
-  String contextXml() throws IOException {
-    String name = server.database().dataSource().getDatabaseName();
-    return ConfExample.read("conf/tomcat/context-production.xml")
+  @Test
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenTheIssuerIsWrongThenTheWaitFailsSayingWhyAndTomcatIsGone() throws Exception {
+    install("http://identity.example.com");
+    long start = System.nanoTime();
+    assertEquals(1, waitForStart(), tail("start"));
+    long failed = System.nanoTime();
+
+    assertTrue(tail("start").contains("identity/issuer"), tail("start"));
+    assertTrue(tail("start").contains("Tomcat stopped."), tail("start"));
+    assertEquals(List.of(), tomcats());
+    String log = Files.readString(catalina.resolve("logs/catalina.out"));
+    assertTrue(log.contains("The identity service cannot start"), log);
+    assertTrue(log.contains("identity/issuer"), log);
+    System.out.printf(
+        "Tomcat %s with a wrong issuer: the README's wait failed after %d ms%n",
+        VERSION, millis(start, failed));
+  }
+
+  /** Every step before the start, as the README says, with this machine's values. */
+  void install(String issuer) throws IOException, InterruptedException {
+    String zip = "target/deploy/" + ZIP.getFileName();
+    ConfExample unpack =
+        tomcat
+            .block("mvn -B -q dependency:copy -Dartifact=org.apache.tomcat:tomcat:")
+            .replace(
+                "mvn -B -q dependency:copy -Dartifact=org.apache.tomcat:tomcat:"
+                    + VERSION
+                    + ":zip -DoutputDirectory=target/deploy\n",
+                "") // -Pservers did this
+            .replace(zip, ZIP.toAbsolutePath().toString())
+            .replace("/opt", folder.toString());
+    assertEquals(0, run("unpack", unpack));
+    ConfExample secrets =
+        deploying
+            .line("SECRETS/key-encryption-key")
+            .replace("SECRETS", "\"$CATALINA_BASE/conf/identity\"");
+    assertEquals(0, run("secrets", secrets));
+    assertEquals(0, run("install", tomcat.block("(cd \"$CATALINA_BASE/webapps\"")));
+    Path context = catalina.resolve("conf/Catalina/localhost/ROOT.xml");
+    Files.writeString(context, contextXml(Files.readString(context), issuer));
+    assertEquals(
+        0,
+        run(
+            "password",
+            tomcat
+                .block("chmod 600 \"$CATALINA_BASE/conf/catalina.properties\"")
+                .replace("identity.db.password=PASSWORD", "identity.db.password=" + password)));
+    Path server = catalina.resolve("conf/server.xml");
+    Files.writeString(server, serverXml(Files.readString(server)));
+    assertEquals(
+        0, run("logging", tomcat.block("cat >> \"$CATALINA_BASE/conf/logging.properties\"")));
+  }
+
+  /** The README's start and wait; its exit status. */
+  int waitForStart() throws IOException, InterruptedException {
+    return run(
+        "start",
+        tomcat
+            .block("log=\"$CATALINA_BASE/logs/catalina.out\"")
+            .replace("http://127.0.0.1:8080/", "http://127.0.0.1:" + port + "/"));
+  }
+
+  /** conf/tomcat/context-production.xml with this machine's database, role and issuer. */
+  String contextXml(String installed, String issuer) {
+    return ConfExample.of("the installed ROOT.xml", installed)
         .replace(
             "jdbc:postgresql://db.internal:5432/identity?",
-            "jdbc:postgresql://127.0.0.1:5432/" + name + "?")
-        .replace("username=\"identity\"", "username=\"postgres\"")
-        .replace(
-            "value=\"https://identity.example.com\"",
-            "value=\"http://127.0.0.1:" + server.port() + "\"")
-        .replace(
-            "name=\"identity/bootstrapClientId\" value=\"\"",
-            "name=\"identity/bootstrapClientId\" value=\"" + ADMIN_ID + "\"")
-        .replace(
-            "name=\"identity/bootstrapClientSecret\" value=\"\"",
-            "name=\"identity/bootstrapClientSecret\" value=\"" + ADMIN_SECRET + "\"")
+            "jdbc:postgresql://127.0.0.1:5432/" + database.dataSource().getDatabaseName() + "?")
+        .replace("username=\"identity\"", "username=\"" + role + "\"")
+        .replace("value=\"https://identity.example.com\"", "value=\"" + issuer + "\"")
         .replace(
             "name=\"identity/rateLimitStore\" value=\"memory\"",
             "name=\"identity/rateLimitStore\" value=\"database\"")
         .text();
   }
 
-  @Test
-  @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-  void whenDeployedOnTheTomcatDistributionThenTheSmokeSuitePasses() {
-    long suite = System.nanoTime();
-    new SmokeSuite(http, ADMIN_ID, ADMIN_SECRET).run();
-    // Tomcat refuses TRACE in its connector, yet still runs the WAR's error page for it.
-    RawHttp.Answer trace = new RawHttp(http.uri("/")).send("TRACE", "/oauth/token");
-    ErrorShapes.oauth(trace, 405);
-    assertEquals("POST", trace.header("Allow"), trace.toString());
-    System.out.printf(
-        "Tomcat smoke suite: %d ms%n", Duration.ofNanos(System.nanoTime() - suite).toMillis());
+  /** The distribution's server.xml with the README's changes, and this test's port. */
+  String serverXml(String installed) {
+    return ConfExample.of("the distribution's server.xml", installed)
+        .replace(
+            "<Server port=\"8005\" shutdown=\"SHUTDOWN\">",
+            tomcat.says("<Server port=\"-1\" shutdown=\"SHUTDOWN\">"))
+        .replace(
+            "<Connector port=\"8080\" protocol=\"HTTP/1.1\"",
+            tomcat
+                .says("<Connector port=\"8080\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\"")
+                .replace("8080", String.valueOf(port)))
+        .replace(
+            "connectionTimeout=\"20000\"",
+            tomcat.says(
+                "connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\""))
+        .replace(
+            "unpackWARs=\"true\" autoDeploy=\"true\">",
+            tomcat.says("unpackWARs=\"true\" autoDeploy=\"false\">")
+                + "\n        "
+                + tomcat.says(
+                    "<Valve className=\"org.apache.catalina.valves.ErrorReportValve\""
+                        + " showReport=\"false\" showServerInfo=\"false\"/>"))
+        .text();
+  }
+
+  /** The generated administrator of bootstrap-admin.txt, which must be owner-only. */
+  Properties bootstrapAdmin() throws IOException {
+    Path credentials = catalina.resolve("conf/identity/bootstrap-admin.txt");
+    assertEquals(
+        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials)));
+    Properties admin = new Properties();
+    admin.load(Files.newBufferedReader(credentials, StandardCharsets.UTF_8));
+    return admin;
+  }
+
+  /**
+   * Neither secret file's value, nor the database password, nor the administrator's secret is in
+   * any of {@code places} (name to text) or in the output of a README step.
+   */
+  void assertNoSecretIn(Map<String, String> places, String adminSecret) throws IOException {
+    for (Path output : outputs) {
+      places.put(output.toString(), Files.readString(output));
+    }
+    Map<String, String> secrets =
+        Map.of(
+            "the key-encryption key",
+            secret("key-encryption-key"),
+            "the pepper",
+            secret("secret-pepper"),
+            "the database password",
+            password,
+            "the administrator's secret",
+            adminSecret);
+    secrets.forEach(
+        (secret, value) ->
+            places.forEach(
+                (place, text) -> assertFalse(text.contains(value), secret + " is in " + place)));
+  }
+
+  /**
+   * An audit line (the JSON after the logger's name) is in {@code audit.DATE.log} and in no other
+   * file, once: not also in catalina.out and catalina.DATE.log through the root's two handlers.
+   */
+  void assertAuditLinesOnceInTheirFile(Map<Path, String> logs) {
+    Path audit =
+        logs.keySet().stream()
+            .filter(file -> file.getFileName().toString().startsWith("audit."))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no audit file in " + logs.keySet()));
+    List<String> lines = logs.get(audit).lines().toList();
+    assertFalse(lines.isEmpty(), audit + " is empty");
+    String line = lines.get(0);
+    String record = line.substring(line.indexOf('{'));
+    long times =
+        logs.values().stream()
+            .flatMap(String::lines)
+            .filter(other -> other.contains(record))
+            .count();
+    assertEquals(1, times, record);
+  }
+
+  /** Runs a README block with {@code sh} in the project folder; its output is kept. */
+  int run(String step, ConfExample block) throws IOException, InterruptedException {
+    Path output = folder.resolve(step + ".out");
+    outputs.add(output);
+    ProcessBuilder builder =
+        new ProcessBuilder("sh", "-c", block.text())
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
+    builder.environment().put("CATALINA_HOME", catalina.toString());
+    builder.environment().put("CATALINA_BASE", catalina.toString());
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Process process = builder.start();
+    if (!process.waitFor(150, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(step + " did not end:\n" + Files.readString(output));
+    }
+    return process.exitValue();
+  }
+
+  String tail(String step) {
+    try {
+      return Files.readString(folder.resolve(step + ".out"));
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  String secret(String file) throws IOException {
+    return Files.readString(catalina.resolve("conf/identity/" + file)).trim();
+  }
+
+  /** Every file under logs/, by name. */
+  Map<Path, String> logs() throws IOException {
+    Map<Path, String> logs = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(catalina.resolve("logs"))) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        logs.put(file, Files.readString(file, StandardCharsets.ISO_8859_1));
+      }
+    }
+    return logs;
+  }
+
+  /** The Tomcat processes of this test: their command line names its folder. */
+  List<ProcessHandle> tomcats() {
+    return ProcessHandle.allProcesses()
+        .filter(process -> process.info().commandLine().orElse("").contains(catalina.toString()))
+        .filter(ProcessHandle::isAlive)
+        .toList();
+  }
+
+  void admin(String sql) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection(System.getProperty("identity.postgres.url"));
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
+  static long millis(long from, long to) {
+    return Duration.ofNanos(to - from).toMillis();
   }
 }

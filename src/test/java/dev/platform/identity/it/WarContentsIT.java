@@ -9,7 +9,10 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 
-/** The WAR that ops deploy: the application only, no server, no launcher, no test data. */
+/**
+ * The WAR that ops deploy: the application only, no server, no JDBC driver (the server's pool has
+ * its own), no launcher, no test data.
+ */
 class WarContentsIT {
   static List<String> entries() throws IOException {
     try (ZipFile war = new ZipFile("target/identity.war")) {
@@ -18,7 +21,7 @@ class WarContentsIT {
   }
 
   @Test
-  void whenPackagedThenNoTomcatNoH2AndNoLauncher() throws IOException {
+  void whenPackagedThenNoTomcatNoJdbcDriverAndNoLauncher() throws IOException {
     List<String> entries = entries();
 
     assertEquals(
@@ -26,7 +29,8 @@ class WarContentsIT {
         entries.stream()
             .filter(
                 name ->
-                    name.matches("WEB-INF/lib/(tomcat|catalina|h2|jakarta.servlet-api).*")
+                    name.matches(
+                            "WEB-INF/lib/(tomcat|catalina|h2|postgresql|jakarta.servlet-api).*")
                         || name.contains("org/apache/catalina")
                         || name.contains("/launcher/")
                         || name.startsWith("META-INF/context.xml"))

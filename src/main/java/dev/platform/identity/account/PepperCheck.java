@@ -1,0 +1,80 @@
+package dev.platform.identity.account;
+
+import dev.platform.identity.config.InvalidSettingException;
+import dev.platform.identity.config.JndiSettings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A wrong pepper is not silent: the database keeps the digest of a fixed label under the pepper it
+ * was first started with (migration V8), and a start under another pepper fails naming the setting,
+ * where it would otherwise refuse every client secret as wrong.
+ */
+public final class PepperCheck {
+  /** What is digested: not a secret, only the same text every time. */
+  static final String LABEL = "dev.platform.identity secret pepper check v1";
+
+  private static final Logger LOG = Logger.getLogger(PepperCheck.class.getName());
+  private static final String READ = "select check_value from secret_pepper_check where id = 1";
+  private static final String WRITE =
+      "insert into secret_pepper_check (id, check_value) values (1, ?)";
+
+  private final DataSource dataSource;
+
+  public PepperCheck(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Stores the check value of {@code digest}'s pepper the first time, and compares it (in constant
+   * time) every later time.
+   *
+   * @throws InvalidSettingException naming {@code identity/secretPepper} when the pepper differs
+   */
+  public void verify(SecretDigest digest) {
+    String stored = stored().orElseGet(() -> storeFirst(digest));
+    if (!digest.matches(LABEL, stored)) {
+      throw new InvalidSettingException(
+          JndiSettings.SECRET_PEPPER,
+          "is not the pepper this database's client secrets were digested under (set there or"
+              + " in the file "
+              + JndiSettings.SECRET_PEPPER_FILE
+              + " names; the check value in table secret_pepper_check differs): set the pepper"
+              + " the database was first started with, else no client secret would match");
+    }
+  }
+
+  /** The first node to insert wins; another that started at the same time reads its row. */
+  private String storeFirst(SecretDigest digest) {
+    String value = digest.of(LABEL);
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement insert = connection.prepareStatement(WRITE)) {
+      insert.setString(1, value);
+      insert.executeUpdate();
+      LOG.info("Stored the secret pepper's check value: later starts must use the same pepper");
+      return value;
+    } catch (SQLException e) {
+      return stored().orElseThrow(() -> failed(e));
+    }
+  }
+
+  private Optional<String> stored() {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement query = connection.prepareStatement(READ);
+        ResultSet row = query.executeQuery()) {
+      return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+    } catch (SQLException e) {
+      throw failed(e);
+    }
+  }
+
+  private static IllegalStateException failed(SQLException e) {
+    return new IllegalStateException(
+        "the secret pepper's check value cannot be read or stored: " + e.getMessage(), e);
+  }
+}

@@ -1,0 +1,111 @@
+package dev.platform.identity.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A secret setting's file form: the file an entry names, checked as ops would want before its
+ * content is believed. Messages name the entry and the file, never the content.
+ */
+final class SecretFile {
+  /** A secret is a few dozen bytes; a larger file is the wrong file. */
+  static final int MAX_BYTES = 64 * 1024;
+
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      EnumSet.of(
+          PosixFilePermission.OWNER_READ,
+          PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.OWNER_EXECUTE);
+
+  private final String entry;
+  private final Path file;
+
+  SecretFile(String entry, Path file) {
+    this.entry = entry;
+    this.file = file;
+  }
+
+  /** The file's content without trailing whitespace, once the file passed every check. */
+  String read() {
+    BasicFileAttributes attributes = attributes();
+    if (!attributes.isRegularFile()) {
+      throw refused("which is not a regular file (a directory or a device?); name the file itself");
+    }
+    checkOwnerOnly();
+    if (attributes.size() > MAX_BYTES) {
+      throw refused("which is larger than " + MAX_BYTES / 1024 + " KiB; is it the right file?");
+    }
+    String content = content().stripTrailing();
+    if (content.isEmpty()) {
+      throw refused("which is empty; put the value in it (one line)");
+    }
+    return content;
+  }
+
+  /** Follows symbolic links: the target is what is read, so the target is judged. */
+  private BasicFileAttributes attributes() {
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      throw refused("which does not exist; create it or correct the path");
+    } catch (IOException e) {
+      throw refused("which cannot be examined (" + e + "); check the folders' permissions");
+    }
+  }
+
+  private void checkOwnerOnly() {
+    Set<PosixFilePermission> permissions;
+    try {
+      permissions = Files.readAttributes(file, PosixFileAttributes.class).permissions();
+    } catch (UnsupportedOperationException e) {
+      return; // no POSIX modes on this file system: its ACLs are the operator's to set
+    } catch (IOException e) {
+      throw refused("which cannot be examined (" + e + "); check the folders' permissions");
+    }
+    if (!OWNER_ONLY.containsAll(permissions)) {
+      boolean readable =
+          permissions.contains(PosixFilePermission.GROUP_READ)
+              || permissions.contains(PosixFilePermission.OTHERS_READ);
+      throw refused(
+          "which group or others may "
+              + (readable ? "read" : "write or run")
+              + " ("
+              + PosixFilePermissions.toString(permissions)
+              + "); make it owner-only: chmod 600 "
+              + file);
+    }
+  }
+
+  private String content() {
+    try (InputStream in = Files.newInputStream(file)) {
+      return new String(in.readNBytes(MAX_BYTES), StandardCharsets.UTF_8);
+    } catch (AccessDeniedException e) {
+      throw refused(
+          "which this server's user ("
+              + System.getProperty("user.name")
+              + ") may not read; make that user its owner (chown) and chmod 600 it");
+    } catch (IOException e) {
+      throw refused("which cannot be read (" + e + ")");
+    }
+  }
+
+  private InvalidSettingException refused(String problem) {
+    return new InvalidSettingException(entry, "names " + file + ", " + problem);
+  }
+
+  /** How an error about the content starts: which entry, which file. */
+  String about() {
+    return "names " + file + ", whose content ";
+  }
+}

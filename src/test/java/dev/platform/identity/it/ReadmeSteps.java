@@ -1,0 +1,72 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The shell blocks of one part of README.md, as a test runs them: found by their first line, so
+ * that a test runs what the README says and an edited README cannot leave a test running an old
+ * copy of a step.
+ */
+final class ReadmeSteps {
+  private final String part;
+  private final String text;
+
+  private ReadmeSteps(String part, String text) {
+    this.part = part;
+    this.text = text;
+  }
+
+  /** The README from the heading {@code from} up to the heading {@code to}. */
+  static ReadmeSteps between(String from, String to) throws IOException {
+    String readme = Files.readString(Path.of("README.md"));
+    int start = readme.indexOf("\n" + from + "\n");
+    int end = readme.indexOf("\n" + to + "\n", start);
+    if (start < 0 || end < 0) {
+      throw new AssertionError("README.md has no part from '" + from + "' to '" + to + "'");
+    }
+    return new ReadmeSteps(from, readme.substring(start, end));
+  }
+
+  /** The one {@code sh} block whose first line starts with {@code firstLine}. */
+  ConfExample block(String firstLine) {
+    List<String> found = blocks().stream().filter(block -> block.startsWith(firstLine)).toList();
+    assertEquals(1, found.size(), part + ": sh blocks starting with " + firstLine);
+    return ConfExample.of("README.md " + part + " block '" + firstLine + "'", found.get(0));
+  }
+
+  /** The one line of a {@code sh} block that contains {@code text}. */
+  ConfExample line(String text) {
+    List<String> found =
+        blocks().stream()
+            .flatMap(block -> block.lines())
+            .filter(line -> line.contains(text))
+            .toList();
+    assertEquals(1, found.size(), part + ": lines of sh blocks with " + text);
+    return ConfExample.of("README.md " + part + " line '" + text + "'", found.get(0) + "\n");
+  }
+
+  /** Fails unless the part says {@code words} (a setting the test applies as the README says). */
+  String says(String words) {
+    if (!text.contains(words)) {
+      throw new AssertionError("README.md " + part + " no longer says " + words);
+    }
+    return words;
+  }
+
+  private List<String> blocks() {
+    List<String> blocks = new ArrayList<>();
+    int at = 0;
+    while ((at = text.indexOf("\n```sh\n", at)) >= 0) {
+      int end = text.indexOf("\n```\n", at + 1);
+      blocks.add(text.substring(at + "\n```sh\n".length(), end + 1));
+      at = end;
+    }
+    return blocks;
+  }
+}
