@@ -250,6 +250,11 @@ public final class JndiSettings {
     InvalidSettingException invalid(String problem) {
       return new InvalidSettingException(entry, about + problem);
     }
+
+    @Override
+    public String toString() {
+      return "Secret[entry=" + entry + ", text=(hidden)]";
+    }
   }
 
   private Secret requiredSecret(String entry, String fileEntry) {

@@ -52,6 +52,7 @@ public final class Database implements AutoCloseable {
    * gets the schema without their steps, which a later open with them completes.
    */
   public static Database open(DataSource dataSource, JavaMigration... javaMigrations) {
+    reach(dataSource);
     Migrations migrations = Migrations.migrate(dataSource, javaMigrations);
     Map<String, Object> properties =
         Map.of(
@@ -61,6 +62,18 @@ public final class Database implements AutoCloseable {
             "identity-" + UUID.randomUUID());
     return new Database(
         dataSource, migrations, Persistence.createEntityManagerFactory("identity", properties));
+  }
+
+  /**
+   * Opens one connection first, so that a database that cannot be reached fails the start with a
+   * message naming the resource and its URL, rather than deep in Flyway's or EclipseLink's.
+   */
+  private static void reach(DataSource dataSource) {
+    try (java.sql.Connection connection = dataSource.getConnection()) {
+      connection.isValid(1);
+    } catch (java.sql.SQLException e) {
+      throw DatabaseUnreachableException.of(dataSource, e);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.platform.identity.key;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import com.amazon.corretto.crypto.provider.SelfTestStatus;
 import dev.platform.identity.config.Settings.RsaEngine;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -39,14 +40,30 @@ public final class RsaProvider {
       AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
       Throwable error = accp.getLoadingError();
       if (error == null) {
-        LOG.info("RSA signatures: " + accp.getName() + " " + accp.getVersionStr() + " (AWS-LC)");
-        return new RsaProvider(accp);
+        return selfTested(accp);
       }
       LOG.warning("RSA signatures: the JDK's provider; ACCP cannot load here: " + error);
     } catch (LinkageError e) {
       LOG.warning("RSA signatures: the JDK's provider; ACCP cannot load here: " + e);
     }
     return jdk();
+  }
+
+  /**
+   * ACCP's constructor hands its self-tests to the common {@code ForkJoinPool}, to run later. When
+   * the start then fails (a wrong key-encryption key is found moments after), the container closes
+   * the WAR's class loader while they run, and the HMAC tests, which read their vectors from ACCP's
+   * jar in the WAR, log "HmacSHA256 failed self-test" on the pool's thread. Run here, on this
+   * thread, they are done before anything can fail, and the queued run finds them done.
+   */
+  private static RsaProvider selfTested(AmazonCorrettoCryptoProvider accp) {
+    SelfTestStatus status = accp.runSelfTests();
+    if (status != SelfTestStatus.PASSED) {
+      LOG.warning("RSA signatures: the JDK's provider; ACCP's self-tests say " + status);
+      return jdk();
+    }
+    LOG.info("RSA signatures: " + accp.getName() + " " + accp.getVersionStr() + " (AWS-LC)");
+    return new RsaProvider(accp);
   }
 
   /** The provider's name, for logs and the benchmark. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
+import com.amazon.corretto.crypto.provider.SelfTestStatus;
 import dev.platform.identity.config.Settings.RsaEngine;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -69,5 +70,16 @@ class RsaProviderTest {
 
   private static String platform() {
     return System.getProperty("os.name") + " " + System.getProperty("os.arch");
+  }
+
+  /** Nothing of ACCP's is left to run after a start that fails (README "Choices"). */
+  @Test
+  void whenAccpIsChosenThenItsSelfTestsHaveAllRun() {
+    AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
+    assumeTrue(accp.getLoadingError() == null, "ACCP loads here");
+
+    RsaProvider.choose(RsaEngine.ACCP);
+
+    assertEquals(SelfTestStatus.PASSED, accp.getSelfTestStatus());
   }
 }
