@@ -4,7 +4,7 @@
 # Run it right after starting Payara. Exits 0 once URL/health/ready answers 200. Payara Micro keeps
 # running when a post-boot command (the deploy too) fails, answering 500, so this exits 1 as soon
 # as LOG gains a failed boot command, or after SECONDS (default 180), printing the reason: the
-# failed commands, else the log's last lines. Payara appends each start to LOG: only what LOG
+# failed commands, else the log's last lines. LOG is appended to start after start: only what LOG
 # gains after this script starts counts.
 url=$1 log=$2 seconds=${3:-180}
 failed='Boot Command .* failed'

@@ -57,6 +57,11 @@ class PayaraMicroIT {
     Files.createDirectories(base.resolve("tmp"));
     Files.copy(Path.of("conf/payara/pre-boot.asadmin"), base.resolve("pre-boot.asadmin"));
     Files.copy(Path.of("conf/payara/await-ready.sh"), base.resolve("await-ready.sh"));
+    Files.writeString(
+        base.resolve("logging.properties"),
+        ConfExample.read("conf/payara/logging.properties")
+            .replace("/opt/identity/logs/audit.log", log("audit.log").toString())
+            .text());
     Files.writeString(base.resolve("post-boot-production.asadmin"), postBoot());
     Files.writeString(base.resolve("web-production.xml"), webXml(issuer()));
     ownerOnly(secrets.resolve("key-encryption-key"), ProductionServer.KEK + "\n");
@@ -75,7 +80,8 @@ class PayaraMicroIT {
 
   /**
    * README's start: no --rootdir, so the instance lives in the unpack folder, written anew by each
-   * start; -Djava.io.tmpdir only keeps Payara's temporary files in this folder too.
+   * start; -Djava.io.tmpdir only keeps Payara's temporary files in this folder too. Its output is
+   * appended to logs/server.log (the shell's {@code >>} in README).
    */
   List<String> command() {
     return List.of(
@@ -97,8 +103,13 @@ class PayaraMicroIT {
         base.resolve("post-boot-production.asadmin").toString(),
         "--unpackdir",
         base.resolve("payara").toString(),
-        "--logtofile",
-        base.resolve("logs/server.log").toString());
+        "--logproperties",
+        base.resolve("logging.properties").toString());
+  }
+
+  /** A file in logs/; README's start appends Payara's output to logs/server.log. */
+  Path log(String name) {
+    return base.resolve("logs").resolve(name);
   }
 
   String databaseName() {
@@ -144,7 +155,7 @@ class PayaraMicroIT {
   @Timeout(value = 480, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void whenStartedTwiceThenEachStartAppliesTheFilesAsTheyAreAndNoSecretIsWrittenOut()
       throws Exception {
-    Http http = server.start(command(), base.resolve("console.log"), START);
+    Http http = server.start(command(), log("server.log"), START);
     assertEquals(0, awaitReady().exitCode(), "await-ready.sh once the service is ready");
     assertEquals(issuer(), metadataIssuer(http));
     // The service's readiness, not Payara's own MicroProfile Health (pre-boot.asadmin turns it
@@ -158,13 +169,17 @@ class PayaraMicroIT {
         "Payara Micro smoke suite: %d ms%n",
         Duration.ofNanos(System.nanoTime() - suite).toMillis());
     assertNoSecretWrittenOut(admin.get("client_secret"));
-    // pre-boot.asadmin: the expired CA certificates of Payara's trust store are not logged.
-    assertFalse(Files.readString(base.resolve("console.log")).contains("NCLS-SECURITY-05054"));
+    // logging.properties: the expired CA certificates of Payara's trust store are not logged, and
+    // the audit lines, every token's among them, go to their own file.
+    String serverLog = Files.readString(log("server.log"), StandardCharsets.ISO_8859_1);
+    assertFalse(serverLog.contains("NCLS-SECURITY-05054"));
+    assertFalse(serverLog.contains("\"event\":\"token.issue\""), "an audit line in server.log");
+    assertTrue(Files.readString(log("audit.log")).contains("\"event\":\"token.issue\""));
 
     server.stop();
     String moved = "http://localhost:" + server.port();
     Files.writeString(base.resolve("web-production.xml"), webXml(moved));
-    http = server.start(command(), base.resolve("console-2.log"), START);
+    http = server.start(command(), log("server.log"), START);
     assertEquals(moved, metadataIssuer(http), "the second start's web-production.xml");
     assertEquals(
         200,
@@ -173,7 +188,7 @@ class PayaraMicroIT {
             .statusCode(),
         "the same database, its administrator kept");
     assertFalse(
-        Files.readString(base.resolve("console-2.log")).contains("already exists"),
+        Files.readString(log("server.log"), StandardCharsets.ISO_8859_1).contains("already exists"),
         "a post-boot command met the previous start's configuration");
   }
 
@@ -183,7 +198,7 @@ class PayaraMicroIT {
       throws Exception {
     Path kek = secrets.resolve("key-encryption-key");
     Files.setPosixFilePermissions(kek, PosixFilePermissions.fromString("rw-r--r--"));
-    server.launch(command(), base.resolve("console.log"));
+    server.launch(command(), log("server.log"));
     Script broken = awaitReady();
     System.out.println("await-ready.sh on a broken start:\n" + broken.output());
     assertEquals(1, broken.exitCode(), broken.output());
@@ -193,7 +208,7 @@ class PayaraMicroIT {
     // The same command after the fix: the log still holds the first start's failure.
     server.stop();
     Files.setPosixFilePermissions(kek, PosixFilePermissions.fromString("rw-------"));
-    server.launch(command(), base.resolve("console-2.log"));
+    server.launch(command(), log("server.log"));
     Script fixed = awaitReady();
     assertEquals(0, fixed.exitCode(), fixed.output());
     System.out.println("await-ready.sh after the fix: " + fixed.output());
@@ -206,7 +221,7 @@ class PayaraMicroIT {
                 "sh",
                 base.resolve("await-ready.sh").toString(),
                 issuer(),
-                base.resolve("logs/server.log.0").toString(),
+                log("server.log").toString(),
                 Long.toString(START.toSeconds()))
             .redirectErrorStream(true)
             .start();
@@ -231,7 +246,8 @@ class PayaraMicroIT {
 
   /**
    * No secret in any file Payara or the test wrote outside secrets/ (the instance with its
-   * domain.xml and domain.xml.bak, logs, consoles, temporary files), nor in the command line.
+   * domain.xml and domain.xml.bak, the server and audit logs, temporary files), nor in the command
+   * line.
    */
   void assertNoSecretWrittenOut(String adminSecret) throws IOException {
     Map<String, String> values =
