@@ -190,6 +190,16 @@ class PayaraMicroIT {
     assertFalse(
         Files.readString(log("server.log"), StandardCharsets.ISO_8859_1).contains("already exists"),
         "a post-boot command met the previous start's configuration");
+
+    // README "What the boot log shows", payara/Payara#8000: a broken escape fails in Payara's
+    // HTTP adapter, before the WAR, with an empty 200 and a SEVERE. When this fails, Payara has
+    // changed: update README.
+    RawHttp.Answer broken = new RawHttp(http.uri("/")).send("GET", "/%");
+    assertEquals(200, broken.status(), broken.toString());
+    assertEquals("", broken.body(), broken.toString());
+    Thread.sleep(500);
+    String logged = Files.readString(log("server.log"), StandardCharsets.ISO_8859_1);
+    assertTrue(logged.contains("AS-WEB-CORE-00037"), "the SEVERE for GET /%");
   }
 
   @Test
