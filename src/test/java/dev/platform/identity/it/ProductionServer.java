@@ -53,25 +53,39 @@ final class ProductionServer implements AutoCloseable {
   /** Starts {@code command}, its console in {@code log}; returns a client once it is ready. */
   Http start(List<String> command, Path log, Duration deadline)
       throws IOException, InterruptedException {
-    process = ServerProcess.start(name, command, log);
+    launch(command, log);
     ready = process.awaitReady(URI.create("http://127.0.0.1:" + port), deadline);
     return new Http(new URL("http://127.0.0.1:" + port + "/"));
+  }
+
+  /** Starts {@code command}, its console in {@code log}, without waiting; returns its PID. */
+  long launch(List<String> command, Path log) throws IOException {
+    ready = null;
+    process = ServerProcess.start(name, command, log);
+    return process.pid();
+  }
+
+  /** Stops the server's process (if any), printing how long it took; the database stays. */
+  void stop() throws InterruptedException {
+    if (process == null) {
+      return;
+    }
+    long stopping = System.nanoTime();
+    process.close();
+    System.out.printf(
+        "%s %s (pid %d): ready in %d ms, stopped in %d ms%n",
+        name,
+        distribution.getFileName(),
+        process.pid(),
+        ready == null ? -1 : ready.toMillis(),
+        Duration.ofNanos(System.nanoTime() - stopping).toMillis());
+    process = null;
   }
 
   @Override
   public void close() throws Exception {
     try {
-      if (process != null) {
-        long stopping = System.nanoTime();
-        process.close();
-        System.out.printf(
-            "%s %s (pid %d): ready in %d ms, stopped in %d ms%n",
-            name,
-            distribution.getFileName(),
-            process.pid(),
-            ready == null ? -1 : ready.toMillis(),
-            Duration.ofNanos(System.nanoTime() - stopping).toMillis());
-      }
+      stop();
     } finally {
       database.close();
     }

@@ -30,10 +30,13 @@ final class ServerProcess implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts {@code command} with its output (stdout and stderr) going to {@code log}. */
+  /** Starts {@code command} with its output (stdout and stderr) appended to {@code log}. */
   static ServerProcess start(String name, List<String> command, Path log) throws IOException {
     Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
     return new ServerProcess(name, process, log);
   }
 

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Waits for the identity service on Payara Micro to be ready (README "Deploying", "Payara Micro 6").
+#   sh await-ready.sh URL LOG [SECONDS]
+# Run it right after starting Payara. Exits 0 once URL/health/ready answers 200. Payara Micro keeps
+# running when a post-boot command (the deploy too) fails, answering 500, so this exits 1 as soon
+# as LOG gains a failed boot command, or after SECONDS (default 180), printing the reason: the
+# failed commands, else the log's last lines. LOG is appended to start after start: only what LOG
+# gains after this script starts counts.
+url=$1 log=$2 seconds=${3:-180}
+failed='Boot Command .* failed'
+skip=$( (wc -c <"$log") 2>/dev/null || echo 0)
+since() { tail -c +$((skip + 1)) "$log" 2>/dev/null; }
+i=0
+while [ "$i" -lt "$seconds" ]; do
+  if curl -sf -m 5 -o /dev/null "$url/health/ready"; then
+    echo "ready after $i s"
+    exit 0
+  fi
+  if since | grep -aq "$failed"; then
+    break
+  fi
+  sleep 1
+  i=$((i + 1))
+done
+echo "not ready after $i s; $log says:" >&2
+since | grep -a "$failed" >&2 || since | tail -n 40 >&2
+exit 1
