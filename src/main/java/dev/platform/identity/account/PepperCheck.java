@@ -41,11 +41,11 @@ public final class PepperCheck {
     if (!digest.matches(LABEL, stored)) {
       throw new InvalidSettingException(
           JndiSettings.SECRET_PEPPER,
-          "is not the pepper this database's client secrets were digested under (set there or"
-              + " in the file "
+          "(or the file that "
               + JndiSettings.SECRET_PEPPER_FILE
-              + " names; the check value in table secret_pepper_check differs): set the pepper"
-              + " the database was first started with, else no client secret would match");
+              + " names) is not the pepper this database's client secrets were digested under:"
+              + " its check value in table secret_pepper_check differs. Set the pepper the"
+              + " database was first started with; under this one no client secret would match");
     }
   }
 

@@ -47,7 +47,9 @@ class PepperCheckTest {
               () -> new PepperCheck(database.dataSource()).verify(digest(2)));
 
       assertTrue(
-          e.getMessage().startsWith("java:comp/env/identity/secretPepper is not the pepper"),
+          e.getMessage()
+              .startsWith(
+                  "java:comp/env/identity/secretPepper (or the file that identity/secretPepperFile names) is not the pepper"),
           e.getMessage());
       assertTrue(e.getMessage().contains("identity/secretPepperFile"), e.getMessage());
     }
