@@ -71,7 +71,8 @@ public final class Bootstrap {
 
   /**
    * The file is staged before the account exists, so a folder that cannot be written fails the
-   * start without an administrator whose secret nobody has.
+   * start without an administrator whose secret nobody has; if the file cannot be moved into place
+   * after all, the account is removed again.
    */
   private void generateIntoFile(UUID clientId, String secret, String organization, Path file) {
     CredentialsFile credentials = CredentialsFile.stage(file, fileContent(clientId, secret));
@@ -84,7 +85,13 @@ public final class Bootstrap {
       credentials.discard();
       throw e;
     }
-    credentials.publish();
+    try {
+      credentials.publish();
+    } catch (RuntimeException e) {
+      credentials.discard();
+      undo(clientId, e);
+      throw e;
+    }
     LOG.warning(
         "Generated the bootstrap administrator (scope "
             + ADMIN_SCOPE
@@ -93,6 +100,15 @@ public final class Bootstrap {
             + "; its client_secret is in "
             + file
             + " (owner-only): read it, store it, delete the file.");
+  }
+
+  /** An administrator whose secret nobody has would lock the next start out: remove it. */
+  private void undo(UUID clientId, RuntimeException failure) {
+    try {
+      accounts.removeFirst(clientId);
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
   }
 
   private static String fileContent(UUID clientId, String secret) {

@@ -103,6 +103,24 @@ public final class ServiceAccounts {
     }
   }
 
+  /**
+   * Undoes {@link #addFirst}: the account and the {@code bootstrap} row that claimed it, in one
+   * transaction, so the next start generates the first administrator again.
+   */
+  void removeFirst(UUID clientId) {
+    database.write(
+        em -> {
+          em.createNativeQuery("delete from bootstrap where client_id = ?")
+              .setParameter(1, clientId.toString())
+              .executeUpdate();
+          ServiceAccount account = find(em, clientId);
+          if (account != null) {
+            em.remove(account);
+          }
+          return null;
+        });
+  }
+
   private static ServiceAccount find(EntityManager em, UUID clientId) {
     return em.find(ServiceAccount.class, clientId.toString());
   }

@@ -3,6 +3,7 @@ package dev.platform.identity.config;
 import dev.platform.identity.config.Settings.BootstrapAccount;
 import dev.platform.identity.config.Settings.KeySchedule;
 import dev.platform.identity.config.Settings.RateLimitStore;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -16,6 +17,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -76,6 +78,13 @@ public final class JndiSettings {
    * when no system property or environment variable of that name exists.
    */
   private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}]*)}");
+
+  /** A placeholder's name that may be echoed into a log: short, one line, no markup. */
+  private static final Pattern PLACEHOLDER_NAME = Pattern.compile("[A-Za-z0-9._=-]{1,100}");
+
+  /** Entries whose value is a secret: even a placeholder-looking value is not echoed. */
+  private static final Set<String> SECRET_ENTRIES =
+      Set.of(KEY_ENCRYPTION_KEY, SECRET_PEPPER, BOOTSTRAP_CLIENT_SECRET);
 
   private static final Pattern IP_LITERAL =
       Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)");
@@ -283,12 +292,23 @@ public final class JndiSettings {
     return Optional.of(new Secret(file.read(), fileEntry, file.about()));
   }
 
+  /** Absolute only: a relative path would depend on the server's working directory. */
   private static Path path(String entry, String text) {
+    Path path;
     try {
-      return Path.of(text);
+      path = Path.of(text);
     } catch (InvalidPathException e) {
       throw new InvalidSettingException(entry, "is not a file path: " + e.getReason());
     }
+    if (!path.isAbsolute()) {
+      throw new InvalidSettingException(
+          entry,
+          "is "
+              + text
+              + ", a relative path, which would depend on the server's working directory;"
+              + " give an absolute one");
+    }
+    return path;
   }
 
   /** Empty: the generated administrator's secret goes to the log; else the file it goes to. */
@@ -338,7 +358,29 @@ public final class JndiSettings {
       throw new InvalidSettingException(
           BOOTSTRAP_SECRET_FILE, "names " + file + ", which is a folder; name a file in it");
     }
+    checkPrivateFolder(file, folder);
     return absolute;
+  }
+
+  /**
+   * Whoever may write the folder may delete or swap the staged file while the secret is written:
+   * the folder must be the server's user's, writable by nobody else.
+   */
+  private static void checkPrivateFolder(Path file, Path folder) {
+    Optional<String> problem;
+    try {
+      problem = ServerUser.notOwned(folder, "whose folder " + folder);
+      if (problem.isEmpty()) {
+        problem = ServerUser.writableByOthers(folder);
+      }
+    } catch (IOException e) {
+      throw new InvalidSettingException(
+          BOOTSTRAP_SECRET_FILE, "names " + file + ", whose folder cannot be examined (" + e + ")");
+    }
+    problem.ifPresent(
+        why -> {
+          throw new InvalidSettingException(BOOTSTRAP_SECRET_FILE, "names " + file + ", " + why);
+        });
   }
 
   private Optional<BootstrapAccount> bootstrap() {
@@ -506,14 +548,23 @@ public final class JndiSettings {
 
   /**
    * A value that starts with {@code ${...}} is the container's placeholder left as it was: say so,
-   * rather than "is not base64". Only the placeholder is shown, never the rest of the value.
+   * rather than "is not base64". Only the placeholder is shown, never the rest of the value; for a
+   * secret entry not even that (the "placeholder" may be the secret), nor a name that could carry
+   * line breaks or markup into the log.
    */
   private static void refuseUnresolvedPlaceholder(String entry, String text) {
     Matcher placeholder = PLACEHOLDER.matcher(text);
     if (!placeholder.lookingAt()) {
       return;
     }
+    if (SECRET_ENTRIES.contains(entry)) {
+      throw new InvalidSettingException(
+          entry, "looks like an unresolved ${...} placeholder; set the property it names");
+    }
     String name = placeholder.group(1);
+    if (!PLACEHOLDER_NAME.matcher(name).matches()) {
+      throw new InvalidSettingException(entry, "looks like an unresolved ${...} placeholder");
+    }
     String missing =
         name.startsWith("ENV=")
             ? "no environment variable " + name.substring(4) + " is set"

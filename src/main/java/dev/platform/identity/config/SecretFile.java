@@ -2,16 +2,22 @@ package dev.platform.identity.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -36,27 +42,41 @@ final class SecretFile {
     this.file = file;
   }
 
-  /** The file's content without trailing whitespace, once the file passed every check. */
+  /**
+   * The file's content without trailing whitespace, once the file passed every check. The path is
+   * resolved once ({@code toRealPath}) and the real file opened once, without following links; its
+   * identity ({@code fileKey}) before opening and after reading must agree, so a file swapped in
+   * between the checks and the read is refused rather than believed. Residual: a FIFO swapped in at
+   * the last moment would block the open (NIO has no non-blocking open); that needs write access to
+   * the folder, which the folder check leaves to its owner.
+   */
   String read() {
-    BasicFileAttributes attributes = attributes();
-    if (!attributes.isRegularFile()) {
+    Path real = realPath();
+    BasicFileAttributes before = attributes(real);
+    if (!before.isRegularFile()) {
       throw refused("which is not a regular file (a directory or a device?); name the file itself");
     }
-    checkOwnerOnly();
-    if (attributes.size() > MAX_BYTES) {
+    checkOwnerOnly(before);
+    checkOwnerAndFolder(real);
+    if (before.size() > MAX_BYTES) {
       throw refused("which is larger than " + MAX_BYTES / 1024 + " KiB; is it the right file?");
     }
-    String content = content().stripTrailing();
+    String content = content(real);
+    BasicFileAttributes after = attributes(real);
+    if (!after.isRegularFile() || !Objects.equals(before.fileKey(), after.fileKey())) {
+      throw refused("which was replaced while it was read; check who may write its folder");
+    }
+    content = content.stripTrailing();
     if (content.isEmpty()) {
       throw refused("which is empty; put the value in it (one line)");
     }
     return content;
   }
 
-  /** Follows symbolic links: the target is what is read, so the target is judged. */
-  private BasicFileAttributes attributes() {
+  /** Follows symbolic links once: the target is what is read, so the target is judged. */
+  private Path realPath() {
     try {
-      return Files.readAttributes(file, BasicFileAttributes.class);
+      return file.toRealPath();
     } catch (NoSuchFileException e) {
       throw refused("which does not exist; create it or correct the path");
     } catch (IOException e) {
@@ -64,15 +84,25 @@ final class SecretFile {
     }
   }
 
-  private void checkOwnerOnly() {
-    Set<PosixFilePermission> permissions;
+  private BasicFileAttributes attributes(Path real) {
     try {
-      permissions = Files.readAttributes(file, PosixFileAttributes.class).permissions();
-    } catch (UnsupportedOperationException e) {
-      return; // no POSIX modes on this file system: its ACLs are the operator's to set
+      try {
+        return Files.readAttributes(real, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      } catch (UnsupportedOperationException e) {
+        return Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      }
+    } catch (NoSuchFileException e) {
+      throw refused("which does not exist; create it or correct the path");
     } catch (IOException e) {
       throw refused("which cannot be examined (" + e + "); check the folders' permissions");
     }
+  }
+
+  private void checkOwnerOnly(BasicFileAttributes attributes) {
+    if (!(attributes instanceof PosixFileAttributes posix)) {
+      return; // no POSIX modes on this file system: its ACLs are the operator's to set
+    }
+    Set<PosixFilePermission> permissions = posix.permissions();
     if (!OWNER_ONLY.containsAll(permissions)) {
       boolean readable =
           permissions.contains(PosixFilePermission.GROUP_READ)
@@ -87,8 +117,27 @@ final class SecretFile {
     }
   }
 
-  private String content() {
-    try (InputStream in = Files.newInputStream(file)) {
+  /** The server's user owns the file, and nobody else may write its folder (ssh's StrictModes). */
+  private void checkOwnerAndFolder(Path real) {
+    Optional<String> problem;
+    try {
+      problem = ServerUser.notOwned(real, "which", LinkOption.NOFOLLOW_LINKS);
+      if (problem.isEmpty() && real.getParent() != null) {
+        problem = ServerUser.writableByOthers(real.getParent());
+      }
+    } catch (IOException e) {
+      throw refused("which cannot be examined (" + e + "); check the folders' permissions");
+    }
+    problem.ifPresent(
+        why -> {
+          throw refused(why);
+        });
+  }
+
+  private String content(Path real) {
+    try (SeekableByteChannel channel =
+            Files.newByteChannel(real, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+        InputStream in = Channels.newInputStream(channel)) {
       return new String(in.readNBytes(MAX_BYTES), StandardCharsets.UTF_8);
     } catch (AccessDeniedException e) {
       throw refused(

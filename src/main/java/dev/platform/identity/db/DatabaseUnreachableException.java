@@ -2,6 +2,11 @@ package dev.platform.identity.db;
 
 import java.lang.reflect.Method;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
@@ -10,10 +15,19 @@ import javax.sql.DataSource;
  * DataSource reports (never its password), so an operator knows which setting to look at.
  */
 public final class DatabaseUnreachableException extends RuntimeException {
-  /** A password written into a URL's query or properties, as some drivers allow. */
-  private static final Pattern PASSWORD_IN_URL = Pattern.compile("(?i)(password=)[^&;]*");
+  /** A password written into a URL's query or properties, up to the next separator or quote. */
+  private static final Pattern PASSWORD_IN_URL = Pattern.compile("(?i)(password=)[^&;'\")\\s]*");
 
-  private DatabaseUnreachableException(String message, SQLException cause) {
+  /** {@code user:password@host}, in a URL ({@code //u:p@h}) or a host name echoed from one. */
+  private static final Pattern USER_INFO = Pattern.compile("([^\\s:/@'\"]*):[^\\s@/'\"]*@");
+
+  /** Shorter passwords are not searched for: "db" would garble the text and show where it is. */
+  private static final int MIN_LITERAL_PASSWORD = 8;
+
+  /** How many causes are copied; a longer chain is cut. */
+  private static final int MAX_CAUSES = 20;
+
+  private DatabaseUnreachableException(String message, Throwable cause) {
     super(message, cause);
   }
 
@@ -26,7 +40,42 @@ public final class DatabaseUnreachableException extends RuntimeException {
             + ") cannot be reached: "
             + withoutPassword(String.valueOf(cause.getMessage()), dataSource)
             + "; check its URL, user and password, and that the database is up",
-        cause);
+        redacted(cause, dataSource));
+  }
+
+  /**
+   * A copy of the cause chain that keeps each class name, redacted message and stack, never the
+   * original throwables: a driver's message (DBCP: "... for connect URL '...password=...'") or a
+   * cause's ({@code UnknownHostException: user:password@host}) would print unredacted in "Caused
+   * by:" lines.
+   */
+  private static Throwable redacted(Throwable cause, DataSource dataSource) {
+    List<Throwable> chain = new ArrayList<>();
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable t = cause; t != null && chain.size() < MAX_CAUSES && seen.add(t); ) {
+      chain.add(t);
+      t = t.getCause();
+    }
+    Throwable copy = null;
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      Throwable original = chain.get(i);
+      String message = original.getMessage();
+      copy =
+          new RedactedCause(
+              original.getClass().getName()
+                  + (message == null ? "" : ": " + withoutPassword(message, dataSource)),
+              copy,
+              original.getStackTrace());
+    }
+    return copy;
+  }
+
+  /** One cause as it may be printed: its class name and redacted message, its stack. */
+  static final class RedactedCause extends Exception {
+    RedactedCause(String message, Throwable cause, StackTraceElement[] stack) {
+      super(message, cause, false, true);
+      setStackTrace(stack);
+    }
   }
 
   /**
@@ -43,9 +92,11 @@ public final class DatabaseUnreachableException extends RuntimeException {
     return "URL unknown";
   }
 
-  private static String withoutPassword(String text, DataSource dataSource) {
+  static String withoutPassword(String text, DataSource dataSource) {
     String redacted = PASSWORD_IN_URL.matcher(text).replaceAll("$1(hidden)");
-    return call(dataSource, "getPassword") instanceof String password && !password.isEmpty()
+    redacted = USER_INFO.matcher(redacted).replaceAll("$1:(hidden)@");
+    return call(dataSource, "getPassword") instanceof String password
+            && password.length() >= MIN_LITERAL_PASSWORD
         ? redacted.replace(password, "(hidden)")
         : redacted;
   }

@@ -189,6 +189,30 @@ class BootstrapTest {
     }
   }
 
+  @Test
+  void whenTheFileCannotBePublishedThenTheAdministratorIsRemovedAndTheNextStartGeneratesOne(
+      @TempDir Path folder) throws IOException {
+    Path file = Files.createDirectory(folder.resolve("bootstrap-admin.txt"));
+    Files.writeString(file.resolve("occupied"), "a folder where the file should go");
+    try (Database database = TestDatabases.h2()) {
+      assertThrows(
+          UncheckedIOException.class,
+          () -> bootstrap(database).run(settings(Optional.empty(), Optional.of(file))));
+
+      assertTrue(new ServiceAccounts(database).isEmpty(), "no administrator without a secret");
+      try (var files = Files.list(folder)) {
+        assertEquals(List.of(file), files.toList(), "no staged file is left behind");
+      }
+
+      Files.delete(file.resolve("occupied"));
+      Files.delete(file);
+      bootstrap(database).run(settings(Optional.empty(), Optional.of(file)));
+
+      assertEquals(1, new ServiceAccounts(database).list(Optional.empty()).size());
+      assertTrue(Files.readString(file).contains("client_secret="));
+    }
+  }
+
   /** Every value of every row of the account table, as text. */
   static String tableText(Database database) throws SQLException {
     StringBuilder text = new StringBuilder();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -464,10 +465,14 @@ class JndiSettingsTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "identity/keyEncryptionKey | ${identity.kek} | is '${identity.kek}', an unresolved"
-            + " placeholder: no system property identity.kek is set",
-        "identity/secretPepper | ${ENV=IDENTITY_PEPPER} | is '${ENV=IDENTITY_PEPPER}', an"
-            + " unresolved placeholder: no environment variable IDENTITY_PEPPER is set",
+        "identity/keyEncryptionKey | ${identity.kek} | looks like an unresolved ${...}"
+            + " placeholder; set the property it names",
+        "identity/secretPepper | ${ENV=IDENTITY_PEPPER} | looks like an unresolved ${...}"
+            + " placeholder; set the property it names",
+        "identity/bootstrapClientSecret | ${PlaceholderLooking-Secret-4711} | looks like an"
+            + " unresolved ${...} placeholder; set the property it names",
+        "identity/issuer | ${a\\nSEVERE forged line} | looks like an unresolved ${...}"
+            + " placeholder",
         "identity/keyEncryptionKeyFile | ${catalina.base}/conf/identity/kek | starts with"
             + " '${catalina.base}', an unresolved placeholder: no system property catalina.base"
             + " is set",
@@ -479,7 +484,10 @@ class JndiSettingsTest {
   void whenAValueIsAnUnresolvedPlaceholderThenTheErrorSaysSo(
       String entry, String value, String problem) {
     Map<String, Object> entries = valid();
-    entries.put(entry, value);
+    if (entry.equals(JndiSettings.BOOTSTRAP_CLIENT_SECRET)) {
+      entries.put(JndiSettings.BOOTSTRAP_CLIENT_ID, UUID.randomUUID().toString());
+    }
+    entries.put(entry, value.replace("\\n", "\n"));
 
     assertEquals("java:comp/env/" + entry + " " + problem, refused(entries).getMessage());
   }
@@ -528,5 +536,111 @@ class JndiSettingsTest {
     entries.put(JndiSettings.BOOTSTRAP_SECRET_FILE, folder.toString());
 
     assertTrue(refused(entries).getMessage().contains("which is a folder"));
+  }
+
+  // Files and folders as an attacker on the same host sees them (security review F1, F4, F7).
+
+  static void chmod(Path path, String mode) throws IOException {
+    Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(mode));
+  }
+
+  Map<String, Object> withOutputFile(Path file) {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, "file");
+    entries.put(JndiSettings.BOOTSTRAP_SECRET_FILE, file.toString());
+    return entries;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"rwxrwx---", "rwx-wx-wx", "rwxrwxrwx"})
+  void whenTheBootstrapSecretFilesFolderIsWritableByOthersThenRefusedNamingItAndTheFix(String mode)
+      throws IOException {
+    Path shared = Files.createDirectory(folder.resolve("shared"));
+    chmod(shared, mode);
+
+    String message = refused(withOutputFile(shared.resolve("admin.txt"))).getMessage();
+
+    assertTrue(message.startsWith("java:comp/env/identity/bootstrapSecretFile names "), message);
+    assertTrue(message.contains("whose folder " + shared + " group or others may write"), message);
+    assertTrue(message.contains("chmod 700 " + shared), message);
+  }
+
+  @Test
+  void whenTheBootstrapSecretFilesFolderIsAnotherUsersThenRefused() throws IOException {
+    Path theirs = Files.createDirectory(folder.resolve("theirs"));
+    assumeTrue(chownToNobody(theirs), "only root can give a folder away");
+
+    String message = refused(withOutputFile(theirs.resolve("admin.txt"))).getMessage();
+
+    assertTrue(message.contains("whose folder " + theirs + " is owned by nobody"), message);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"rwxrwx---", "rwx----w-", "rwxrwxrwx"})
+  void whenASecretFilesFolderIsWritableByOthersThenRefused(String mode) throws IOException {
+    Path shared = Files.createDirectory(folder.resolve("shared"));
+    Path kek = Files.writeString(shared.resolve("kek"), KEK);
+    chmod(kek, "rw-------");
+    chmod(shared, mode);
+
+    String message = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, kek)).getMessage();
+
+    assertTrue(message.contains("whose folder " + shared + " group or others may write"), message);
+  }
+
+  @Test
+  void whenASecretFileIsAnotherUsersThenRefused() throws IOException {
+    Path kek = ownerOnly("kek", KEK);
+    assumeTrue(chownToNobody(kek), "only root can give a file away");
+
+    String message = refused(withFile(JndiSettings.KEY_ENCRYPTION_KEY_FILE, kek)).getMessage();
+
+    assertTrue(message.contains(kek + ", which is owned by nobody"), message);
+  }
+
+  @Test
+  void whenALinkLeadsIntoAFolderOthersMayWriteThenTheRealFolderIsJudged() throws IOException {
+    Path shared = Files.createDirectory(folder.resolve("shared"));
+    Path pepper = Files.writeString(shared.resolve("pepper"), PEPPER);
+    chmod(pepper, "rw-------");
+    chmod(shared, "rwxrwxrwx");
+    Path link = Files.createSymbolicLink(folder.resolve("link"), pepper);
+
+    String message = refused(withFile(JndiSettings.SECRET_PEPPER_FILE, link)).getMessage();
+
+    assertTrue(message.contains("whose folder " + shared + " group or others may write"), message);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        JndiSettings.KEY_ENCRYPTION_KEY_FILE,
+        JndiSettings.SECRET_PEPPER_FILE,
+        JndiSettings.BOOTSTRAP_CLIENT_SECRET_FILE,
+        JndiSettings.BOOTSTRAP_SECRET_FILE
+      })
+  void whenAFileSettingIsARelativePathThenRefusedNamingTheSetting(String entry) {
+    Map<String, Object> entries =
+        entry.equals(JndiSettings.BOOTSTRAP_SECRET_FILE)
+            ? withOutputFile(Path.of("admin.txt"))
+            : withFile(entry, Path.of("conf", "secret"));
+    if (entry.equals(JndiSettings.BOOTSTRAP_CLIENT_SECRET_FILE)) {
+      entries.put(JndiSettings.BOOTSTRAP_CLIENT_ID, UUID.randomUUID().toString());
+    }
+
+    String message = refused(entries).getMessage();
+
+    assertTrue(message.startsWith("java:comp/env/" + entry + " is "), message);
+    assertTrue(message.contains("a relative path"), message);
+  }
+
+  /** Gives {@code path} to the user nobody, as only root may; false when not root. */
+  static boolean chownToNobody(Path path) throws IOException {
+    if (!"root".equals(System.getProperty("user.name"))) {
+      return false;
+    }
+    Files.setOwner(
+        path, path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+    return true;
   }
 }

@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.apache.tomcat.dbcp.dbcp2.BasicDataSource;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -71,6 +77,82 @@ class DatabaseUnreachableTest {
     assertTrue(
         e.getMessage().startsWith("java:comp/env/jdbc/identity (URL unknown) cannot be reached:"),
         e.getMessage());
+  }
+
+  // Security review F3, F6: the whole printed trace, causes included, never shows a password.
+
+  /** The trace as a log prints it, "Caused by:" lines and all. */
+  static String printed(Throwable e) {
+    StringWriter text = new StringWriter();
+    e.printStackTrace(new PrintWriter(text));
+    return text.toString();
+  }
+
+  static void assertNoPassword(String password, String text) {
+    for (String spelling :
+        List.of(
+            password,
+            password.toLowerCase(Locale.ROOT),
+            password.toUpperCase(Locale.ROOT),
+            URLEncoder.encode(password, StandardCharsets.UTF_8))) {
+      assertFalse(text.contains(spelling), "'" + spelling + "' in:\n" + text);
+    }
+  }
+
+  @Test
+  void whenThePoolEchoesAUrlWithAPasswordThenNoLineOfTheTraceShowsIt() {
+    BasicDataSource dataSource = new BasicDataSource();
+    dataSource.setUrl("jdbc:nosuch://h/?user=identity&password=Sekr3tF");
+    dataSource.setPassword("Sekr3tF");
+
+    DatabaseUnreachableException e =
+        assertThrows(DatabaseUnreachableException.class, () -> Database.open(dataSource));
+
+    String trace = printed(e);
+    assertNoPassword("Sekr3tF", trace);
+    assertTrue(trace.contains("password=(hidden)"), trace);
+    assertTrue(trace.contains("Caused by: "), trace);
+  }
+
+  @Test
+  void whenTheUrlCarriesUserAndPasswordBeforeTheHostThenNoLineOfTheTraceShowsIt() {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setUrl("jdbc:postgresql://u:Sekr3tC@127.0.0.1:1/db");
+    dataSource.setConnectTimeout(2);
+
+    DatabaseUnreachableException e =
+        assertThrows(DatabaseUnreachableException.class, () -> Database.open(dataSource));
+
+    String trace = printed(e);
+    assertNoPassword("Sekr3tC", trace);
+    assertTrue(trace.contains("u:(hidden)@"), trace);
+  }
+
+  @Test
+  void whenMessagesEndThePasswordWithAQuoteParenthesisOrSpaceThenWhatFollowsIsKept() {
+    Unreachable dataSource = new Unreachable();
+
+    assertEquals(
+        "URL 'jdbc:x://h/?password=(hidden)' (driver x) password=(hidden) for user identity",
+        DatabaseUnreachableException.withoutPassword(
+            "URL 'jdbc:x://h/?password=Sekr3tF' (driver x) password=Sekr3tF for user identity",
+            dataSource));
+  }
+
+  @Test
+  void whenThePasswordIsShortThenTheMessageIsNotGarbledAroundIt() {
+    DataSource shortPassword =
+        new Unreachable() {
+          @SuppressWarnings("unused")
+          public String getPassword() {
+            return "id";
+          }
+        };
+
+    assertEquals(
+        "FATAL: database \"identity\" does not exist",
+        DatabaseUnreachableException.withoutPassword(
+            "FATAL: database \"identity\" does not exist", shortPassword));
   }
 
   /** A DataSource of a server's own kind, whose connections always fail. */
