@@ -18,6 +18,7 @@ import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -65,7 +66,7 @@ class TokenPathTest {
             Clock.systemUTC());
     TokenServlet endpoint =
         new TokenServlet(
-            new ClientAuthenticator(accounts, digest),
+            new ClientAuthenticator(accounts, digest, Clock.systemUTC(), Optional.empty()),
             new ScopeCatalog(node.database()),
             issuer,
             new AuditLog(Clock.systemUTC()));
