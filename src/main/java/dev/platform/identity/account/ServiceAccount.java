@@ -13,6 +13,7 @@ import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -179,7 +180,9 @@ public class ServiceAccount {
     requireNotDeleted("given a new secret");
     boolean keepsPrevious = !overlap.isNegative() && !overlap.isZero();
     previousSecretDigest = keepsPrevious ? secretDigest : null;
-    previousSecretExpiresAt = keepsPrevious ? now.plus(overlap) : null;
+    // Microseconds, as both databases store them: the rotation's answer shows what later reads do.
+    previousSecretExpiresAt =
+        keepsPrevious ? now.plus(overlap).truncatedTo(ChronoUnit.MICROS) : null;
     secretDigest = newDigest;
     secretCreatedAt = now;
     updatedAt = now;
