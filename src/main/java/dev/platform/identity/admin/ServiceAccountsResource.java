@@ -23,9 +23,11 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * ADMIN.md "Service accounts": {@code /admin/v1/service-accounts}. An account outside the caller's
@@ -160,7 +162,12 @@ public final class ServiceAccountsResource {
             "account.secret.rotate",
             (account, now) ->
                 account.replaceSecret(
-                    newDigest, SecretRotation.overlap(body, maxSecretOverlap), now));
+                    newDigest, SecretRotation.overlap(body, maxSecretOverlap), now),
+            account ->
+                account
+                    .previousSecretExpiresAt(clock.instant())
+                    .map(at -> Map.of("previous_secret_expires_at", at.toString()))
+                    .orElse(Map.of()));
     return AccountJson.NewSecret.from(changed, secret, clock.instant());
   }
 
@@ -189,6 +196,16 @@ public final class ServiceAccountsResource {
       ContainerRequestContext request,
       String event,
       BiConsumer<ServiceAccount, Instant> change) {
+    return change(clientId, request, event, change, account -> Map.of());
+  }
+
+  /** The same, its audit line carrying {@code details} of the changed account. */
+  private ServiceAccount change(
+      String clientId,
+      ContainerRequestContext request,
+      String event,
+      BiConsumer<ServiceAccount, Instant> change,
+      Function<ServiceAccount, Map<String, String>> details) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     UUID id = uuid(clientId);
     ServiceAccount changed =
@@ -205,7 +222,7 @@ public final class ServiceAccountsResource {
                   change.accept(account, clock.instant());
                 })
             .orElseThrow(() -> unknown(id));
-    caller.audit(event, id.toString());
+    caller.audit(event, id.toString(), details.apply(changed));
     return changed;
   }
 

@@ -254,6 +254,14 @@ class AdminIT {
             .map(line -> line.replaceAll(".*\"secret\":\"(\\w+)\".*", "$1"))
             .toList();
     assertEquals(List.of("current", "previous"), used);
+    assertTrue(
+        audit.messages().stream()
+            .anyMatch(
+                line ->
+                    line.contains("\"account.secret.rotate\"")
+                        && line.contains(client.id())
+                        && line.contains("\"previous_secret_expires_at\":\"" + expiresAt + "\"")),
+        audit.messages().toString());
 
     JsonNode read = Http.json(call("GET", "/service-accounts/" + client.id(), admin, null));
     assertEquals(expiresAt.toString(), read.get("previous_secret_expires_at").asText());
