@@ -5,6 +5,7 @@ import dev.platform.identity.db.WordList;
 import jakarta.persistence.EntityManager;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -16,15 +17,19 @@ import java.util.UUID;
  */
 final class AccountOrDecoy {
   /**
-   * The decoy's column values are the first ten parameters, the client_id the eleventh. The first
-   * column says whether the row is the account's.
+   * The decoy's column values are the first thirteen parameters, the client_id the fourteenth. The
+   * first column says whether the row is the account's. The previous secret's columns are null for
+   * most accounts, so they take the decoy's values only when there is no account (issue 19): the
+   * decoy has the shape of an account in an overlap, and an account is never given its secrets.
    */
   static final String SQL =
       "select a.client_id is not null,"
           + " coalesce(a.client_id, ?), coalesce(a.name, ?), coalesce(a.organization_id, ?),"
           + " coalesce(a.accessible_orgs, ?), coalesce(a.scopes, ?), coalesce(a.service_name, ?),"
           + " coalesce(a.status, ?), coalesce(a.secret_digest, ?), coalesce(a.created_at, ?),"
-          + " coalesce(a.updated_at, ?)"
+          + " coalesce(a.updated_at, ?), coalesce(a.secret_created_at, ?),"
+          + " case when a.client_id is null then ? else a.previous_secret_digest end,"
+          + " case when a.client_id is null then ? else a.previous_secret_expires_at end"
           + " from (select 1 as one) always_one_row"
           + " left join service_account a on a.client_id = ?";
 
@@ -48,6 +53,7 @@ final class AccountOrDecoy {
   }
 
   private static Object[] columns(ServiceAccount decoy) {
+    ServiceAccount.Secrets secrets = decoy.secrets();
     return new Object[] {
       decoy.clientId().toString(),
       decoy.name(),
@@ -56,9 +62,15 @@ final class AccountOrDecoy {
       WORDS.convertToDatabaseColumn(decoy.scopes()),
       decoy.serviceName(),
       decoy.status().name(),
-      decoy.secretDigest(),
+      secrets.current(),
       INSTANTS.convertToDatabaseColumn(decoy.createdAt()),
-      INSTANTS.convertToDatabaseColumn(decoy.updatedAt())
+      INSTANTS.convertToDatabaseColumn(decoy.updatedAt()),
+      INSTANTS.convertToDatabaseColumn(secrets.currentCreatedAt()),
+      // Never a null parameter (PostgreSQL could not type it): a decoy without a previous secret
+      // reads back as one whose previous secret is its current one, expired when it was made.
+      Objects.requireNonNullElse(secrets.previous(), secrets.current()),
+      INSTANTS.convertToDatabaseColumn(
+          Objects.requireNonNullElse(secrets.previousExpiresAt(), secrets.currentCreatedAt()))
     };
   }
 
@@ -72,13 +84,17 @@ final class AccountOrDecoy {
             WORDS.convertToEntityAttribute((String) row[5]),
             (String) row[6]),
         AccountStatus.valueOf((String) row[7]),
-        (String) row[8],
+        new ServiceAccount.Secrets(
+            (String) row[8], instant(row[11]), (String) row[12], instant(row[13])),
         instant(row[9]),
         instant(row[10]));
   }
 
-  /** H2 answers an OffsetDateTime, the PostgreSQL driver a Timestamp. */
+  /** H2 answers an OffsetDateTime, the PostgreSQL driver a Timestamp; null stays null. */
   private static Instant instant(Object column) {
+    if (column == null) {
+      return null;
+    }
     return column instanceof OffsetDateTime time
         ? time.toInstant()
         : ((java.sql.Timestamp) column).toInstant();

@@ -31,6 +31,26 @@ public final class SecretDigest {
     return MessageDigest.isEqual(mac(presented), expected);
   }
 
+  /**
+   * Which of an account's two digests {@code presented} is the secret of (issue 19). The HMAC is
+   * computed once and compared in constant time against both, always, so the time taken tells
+   * neither which matched nor whether there was a previous secret: without one, pass a digest
+   * nobody's secret has, such as a decoy's.
+   */
+  public Match match(String presented, String current, String previous) {
+    byte[] mac = mac(presented);
+    boolean isCurrent = MessageDigest.isEqual(mac, Base64.getUrlDecoder().decode(current));
+    boolean isPrevious = MessageDigest.isEqual(mac, Base64.getUrlDecoder().decode(previous));
+    return isCurrent ? Match.CURRENT : isPrevious ? Match.PREVIOUS : Match.NONE;
+  }
+
+  /** The answer of {@link #match}: the secret presented, by its place in the account. */
+  public enum Match {
+    CURRENT,
+    PREVIOUS,
+    NONE
+  }
+
   private byte[] mac(String secret) {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);

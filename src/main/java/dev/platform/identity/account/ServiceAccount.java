@@ -11,9 +11,12 @@ import jakarta.persistence.Id;
 import jakarta.persistence.NamedNativeQuery;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -31,11 +34,25 @@ import java.util.UUID;
     query =
         "select a from ServiceAccount a where a.status <> :deleted"
             + " and a.organizationId = :organization order by a.createdAt")
+@NamedQuery(
+    name = ServiceAccount.LIVE_SECRET_BEFORE,
+    query =
+        "select a from ServiceAccount a where a.status <> :deleted"
+            + " and a.secretCreatedAt < :before order by a.createdAt")
+@NamedQuery(
+    name = ServiceAccount.LIVE_IN_ORGANIZATION_SECRET_BEFORE,
+    query =
+        "select a from ServiceAccount a where a.status <> :deleted"
+            + " and a.organizationId = :organization and a.secretCreatedAt < :before"
+            + " order by a.createdAt")
 @NamedQuery(name = ServiceAccount.COUNT, query = "select count(a) from ServiceAccount a")
 @NamedNativeQuery(name = AccountOrDecoy.QUERY, query = AccountOrDecoy.SQL)
 public class ServiceAccount {
   static final String LIVE = "ServiceAccount.live";
   static final String LIVE_IN_ORGANIZATION = "ServiceAccount.liveInOrganization";
+  static final String LIVE_SECRET_BEFORE = "ServiceAccount.liveSecretBefore";
+  static final String LIVE_IN_ORGANIZATION_SECRET_BEFORE =
+      "ServiceAccount.liveInOrganizationSecretBefore";
   static final String COUNT = "ServiceAccount.count";
 
   @Id
@@ -63,6 +80,15 @@ public class ServiceAccount {
   @Column(name = "secret_digest")
   private String secretDigest;
 
+  @Column(name = "secret_created_at")
+  private Instant secretCreatedAt;
+
+  @Column(name = "previous_secret_digest")
+  private String previousSecretDigest;
+
+  @Column(name = "previous_secret_expires_at")
+  private Instant previousSecretExpiresAt;
+
   @Column(name = "created_at")
   private Instant createdAt;
 
@@ -82,6 +108,7 @@ public class ServiceAccount {
     this.serviceName = profile.serviceName();
     this.status = AccountStatus.ACTIVE;
     this.secretDigest = secretDigest;
+    this.secretCreatedAt = now;
     this.createdAt = now;
     this.updatedAt = now;
   }
@@ -95,7 +122,7 @@ public class ServiceAccount {
       String clientId,
       AccountProfile profile,
       AccountStatus status,
-      String secretDigest,
+      Secrets secrets,
       Instant createdAt,
       Instant updatedAt) {
     ServiceAccount account = new ServiceAccount();
@@ -106,7 +133,10 @@ public class ServiceAccount {
     account.scopes = profile.scopes();
     account.serviceName = profile.serviceName();
     account.status = status;
-    account.secretDigest = secretDigest;
+    account.secretDigest = secrets.current();
+    account.secretCreatedAt = secrets.currentCreatedAt();
+    account.previousSecretDigest = secrets.previous();
+    account.previousSecretExpiresAt = secrets.previousExpiresAt();
     account.createdAt = createdAt;
     account.updatedAt = updatedAt;
     return account;
@@ -138,8 +168,23 @@ public class ServiceAccount {
 
   /** The old secret fails from the next request on (SPEC 3.1). */
   public void replaceSecret(String newDigest, Instant now) {
+    replaceSecret(newDigest, Duration.ZERO, now);
+  }
+
+  /**
+   * A new current secret; the one it replaces keeps authenticating for {@code overlap} (issue 19),
+   * or fails at once when that is zero. An account holds at most two secrets, so a rotation during
+   * an overlap ends the older overlap at once: the previous secret is always the one just replaced.
+   */
+  public void replaceSecret(String newDigest, Duration overlap, Instant now) {
     requireNotDeleted("given a new secret");
+    boolean keepsPrevious = !overlap.isNegative() && !overlap.isZero();
+    previousSecretDigest = keepsPrevious ? secretDigest : null;
+    // Microseconds, as both databases store them: the rotation's answer shows what later reads do.
+    previousSecretExpiresAt =
+        keepsPrevious ? now.plus(overlap).truncatedTo(ChronoUnit.MICROS) : null;
     secretDigest = newDigest;
+    secretCreatedAt = now;
     updatedAt = now;
   }
 
@@ -201,6 +246,37 @@ public class ServiceAccount {
 
   public String secretDigest() {
     return secretDigest;
+  }
+
+  /** The stored digests and their times, as they are, an expired previous one included. */
+  public Secrets secrets() {
+    return new Secrets(
+        secretDigest, secretCreatedAt, previousSecretDigest, previousSecretExpiresAt);
+  }
+
+  /** When the current secret was made: at creation, then at each rotation. */
+  public Instant secretCreatedAt() {
+    return secretCreatedAt;
+  }
+
+  /** When the previous secret stops authenticating; empty when it already has, or there is none. */
+  public Optional<Instant> previousSecretExpiresAt(Instant now) {
+    return Optional.ofNullable(previousSecretExpiresAt).filter(expiry -> expiry.isAfter(now));
+  }
+
+  /**
+   * An account's secrets as stored (issue 19): the current digest and when it was made, and the
+   * previous digest with the moment it stops authenticating (both null when there is none).
+   */
+  public record Secrets(
+      String current, Instant currentCreatedAt, String previous, Instant previousExpiresAt) {
+
+    /** The previous digest while it still authenticates at {@code now}. */
+    public Optional<String> previousAt(Instant now) {
+      return previousExpiresAt != null && previousExpiresAt.isAfter(now)
+          ? Optional.of(previous)
+          : Optional.empty();
+    }
   }
 
   public Instant createdAt() {

@@ -2,6 +2,8 @@ package dev.platform.identity.account;
 
 import dev.platform.identity.db.Database;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.TypedQuery;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,17 +42,32 @@ public final class ServiceAccounts {
 
   /** Accounts that are not deleted, oldest first; only those of one organization if given. */
   public List<ServiceAccount> list(Optional<String> organizationId) {
+    return list(organizationId, Optional.empty());
+  }
+
+  /**
+   * Accounts that are not deleted, oldest first; only those of one organization, and only those
+   * whose current secret was made before {@code secretCreatedBefore}, if given (issue 19).
+   */
+  public List<ServiceAccount> list(
+      Optional<String> organizationId, Optional<Instant> secretCreatedBefore) {
+    String name =
+        organizationId.isPresent()
+            ? secretCreatedBefore.isPresent()
+                ? ServiceAccount.LIVE_IN_ORGANIZATION_SECRET_BEFORE
+                : ServiceAccount.LIVE_IN_ORGANIZATION
+            : secretCreatedBefore.isPresent()
+                ? ServiceAccount.LIVE_SECRET_BEFORE
+                : ServiceAccount.LIVE;
     return database.read(
-        em ->
-            organizationId
-                .map(
-                    org ->
-                        em.createNamedQuery(
-                                ServiceAccount.LIVE_IN_ORGANIZATION, ServiceAccount.class)
-                            .setParameter("organization", org))
-                .orElseGet(() -> em.createNamedQuery(ServiceAccount.LIVE, ServiceAccount.class))
-                .setParameter("deleted", AccountStatus.DELETED)
-                .getResultList());
+        em -> {
+          TypedQuery<ServiceAccount> query =
+              em.createNamedQuery(name, ServiceAccount.class)
+                  .setParameter("deleted", AccountStatus.DELETED);
+          organizationId.ifPresent(org -> query.setParameter("organization", org));
+          secretCreatedBefore.ifPresent(before -> query.setParameter("before", before));
+          return query.getResultList();
+        });
   }
 
   public void add(ServiceAccount account) {

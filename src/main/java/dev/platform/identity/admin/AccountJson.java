@@ -1,6 +1,8 @@
 package dev.platform.identity.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.platform.identity.account.ServiceAccount;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,9 +16,12 @@ record AccountJson(
     String serviceName,
     String status,
     String createdAt,
-    String updatedAt) {
+    String updatedAt,
+    String secretCreatedAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt) {
 
-  static AccountJson from(ServiceAccount account) {
+  /** The account at {@code now}: the previous secret's expiry only while it still works. */
+  static AccountJson from(ServiceAccount account, Instant now) {
     return new AccountJson(
         account.clientId().toString(),
         account.name(),
@@ -26,7 +31,9 @@ record AccountJson(
         account.serviceName(),
         account.status().name().toLowerCase(Locale.ROOT),
         account.createdAt().toString(),
-        account.updatedAt().toString());
+        account.updatedAt().toString(),
+        account.secretCreatedAt().toString(),
+        account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null));
   }
 
   /** The answer to a creation: the secret, shown this once (SPEC 2.1). */
@@ -57,6 +64,20 @@ record AccountJson(
     }
   }
 
-  /** The answer to a secret rotation: the new secret, shown this once. */
-  record NewSecret(String clientId, String clientSecret) {}
+  /**
+   * The answer to a secret rotation: the new secret, shown this once, and when the replaced one
+   * stops working if it was given an overlap (issue 19).
+   */
+  record NewSecret(
+      String clientId,
+      String clientSecret,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt) {
+
+    static NewSecret from(ServiceAccount account, String secret, Instant now) {
+      return new NewSecret(
+          account.clientId().toString(),
+          secret,
+          account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null));
+    }
+  }
 }

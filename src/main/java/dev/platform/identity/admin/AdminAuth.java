@@ -22,6 +22,7 @@ import java.lang.reflect.Method;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -248,7 +249,12 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     }
 
     void audit(String event, String target) {
-      audit.record(event, token.clientId(), target, "success", remoteAddress);
+      audit(event, target, Map.of());
+    }
+
+    /** A change, with {@code details} such as a rotation's overlap (issue 19); never a secret. */
+    void audit(String event, String target, Map<String, String> details) {
+      audit.record(event, token.clientId(), target, "success", remoteAddress, details);
     }
 
     /** An account beyond reach: audited as such, answered as {@code answer} (a 404). */

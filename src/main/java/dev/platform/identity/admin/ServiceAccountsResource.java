@@ -21,9 +21,13 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * ADMIN.md "Service accounts": {@code /admin/v1/service-accounts}. An account outside the caller's
@@ -37,23 +41,27 @@ public final class ServiceAccountsResource {
   private final ServiceAccounts accounts;
   private final SecretDigest digest;
   private final ScopeCatalog scopes;
+  private final Duration maxSecretOverlap;
   private final Clock clock;
   private final SecureRandom random;
   private final URI issuer;
 
   /**
    * @param issuer the service's public base URL, which every {@code Location} starts with
+   * @param maxSecretOverlap the longest a rotation may keep the replaced secret working (issue 19)
    */
   public ServiceAccountsResource(
       URI issuer,
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
+      Duration maxSecretOverlap,
       Clock clock,
       SecureRandom random) {
     this.accounts = accounts;
     this.digest = digest;
     this.scopes = scopes;
+    this.maxSecretOverlap = maxSecretOverlap;
     this.clock = clock;
     this.random = random;
     this.issuer = issuer;
@@ -78,6 +86,7 @@ public final class ServiceAccountsResource {
         .build();
   }
 
+  /** Issue 19: {@code secret_older_than} keeps the accounts whose current secret is older. */
   @GET
   public Items<AccountJson> list(
       @QueryParam("organization_id") String organization,
@@ -86,8 +95,15 @@ public final class ServiceAccountsResource {
     Optional<String> filter = Optional.ofNullable(organization);
     filter.ifPresent(
         org -> caller.requireOrganization(NewAccount.organization("organization_id", org)));
+    Instant now = clock.instant();
+    Optional<Instant> secretBefore =
+        SecretRotation.olderThan(
+            request.getUriInfo().getQueryParameters().get(SecretRotation.OLDER_THAN), now);
     return new Items<>(
-        accounts.list(filter).stream().filter(caller::reaches).map(AccountJson::from).toList());
+        accounts.list(filter, secretBefore).stream()
+            .filter(caller::reaches)
+            .map(account -> AccountJson.from(account, now))
+            .toList());
   }
 
   @GET
@@ -101,14 +117,14 @@ public final class ServiceAccountsResource {
     if (!caller.reaches(account)) {
       throw caller.outOfReach(id.toString(), unknown(id));
     }
-    return AccountJson.from(account);
+    return AccountJson.from(account, clock.instant());
   }
 
   @POST
   @Path("{clientId}/deactivate")
   public AccountJson deactivate(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    return AccountJson.from(
+    return json(
         change(
             clientId,
             request,
@@ -123,14 +139,20 @@ public final class ServiceAccountsResource {
   @Path("{clientId}/reactivate")
   public AccountJson reactivate(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    return AccountJson.from(
-        change(clientId, request, "account.reactivate", ServiceAccount::reactivate));
+    return json(change(clientId, request, "account.reactivate", ServiceAccount::reactivate));
   }
 
+  /**
+   * A new secret, shown this once. With {@code previous_secret_valid_for} (issue 19) the replaced
+   * secret keeps working that long; without, it fails at once (SPEC 3.1). The body is read after
+   * the caller's reach is checked, so a bad one tells a stranger nothing.
+   */
   @POST
   @Path("{clientId}/secret")
   public AccountJson.NewSecret rotateSecret(
-      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+      @PathParam("clientId") String clientId,
+      String body,
+      @Context ContainerRequestContext request) {
     String secret = ClientSecret.generate(random);
     String newDigest = digest.of(secret);
     ServiceAccount changed =
@@ -138,8 +160,15 @@ public final class ServiceAccountsResource {
             clientId,
             request,
             "account.secret.rotate",
-            (account, now) -> account.replaceSecret(newDigest, now));
-    return new AccountJson.NewSecret(changed.clientId().toString(), secret);
+            (account, now) ->
+                account.replaceSecret(
+                    newDigest, SecretRotation.overlap(body, maxSecretOverlap), now),
+            account ->
+                account
+                    .previousSecretExpiresAt(clock.instant())
+                    .map(at -> Map.of("previous_secret_expires_at", at.toString()))
+                    .orElse(Map.of()));
+    return AccountJson.NewSecret.from(changed, secret, clock.instant());
   }
 
   @DELETE
@@ -166,7 +195,17 @@ public final class ServiceAccountsResource {
       String clientId,
       ContainerRequestContext request,
       String event,
-      BiConsumer<ServiceAccount, java.time.Instant> change) {
+      BiConsumer<ServiceAccount, Instant> change) {
+    return change(clientId, request, event, change, account -> Map.of());
+  }
+
+  /** The same, its audit line carrying {@code details} of the changed account. */
+  private ServiceAccount change(
+      String clientId,
+      ContainerRequestContext request,
+      String event,
+      BiConsumer<ServiceAccount, Instant> change,
+      Function<ServiceAccount, Map<String, String>> details) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     UUID id = uuid(clientId);
     ServiceAccount changed =
@@ -183,7 +222,7 @@ public final class ServiceAccountsResource {
                   change.accept(account, clock.instant());
                 })
             .orElseThrow(() -> unknown(id));
-    caller.audit(event, id.toString());
+    caller.audit(event, id.toString(), details.apply(changed));
     return changed;
   }
 
@@ -210,6 +249,10 @@ public final class ServiceAccountsResource {
               + account.clientId()
               + " is the last active identity:admin account and cannot be deactivated or deleted");
     }
+  }
+
+  private AccountJson json(ServiceAccount account) {
+    return AccountJson.from(account, clock.instant());
   }
 
   private static UUID uuid(String clientId) {

@@ -49,6 +49,21 @@ public final class AuditLog {
    */
   public void record(
       String event, String actor, String target, String outcome, String remoteAddress) {
+    record(event, actor, target, outcome, remoteAddress, Map.of());
+  }
+
+  /**
+   * Records one event with {@code details} after its outcome, such as which secret a token request
+   * used (issue 19). Details are the service's own words (identifiers, times), never a caller's
+   * text or a secret.
+   */
+  public void record(
+      String event,
+      String actor,
+      String target,
+      String outcome,
+      String remoteAddress,
+      Map<String, String> details) {
     if (!LOG.isLoggable(Level.INFO)) {
       return;
     }
@@ -57,6 +72,7 @@ public final class AuditLog {
     line.put("actor", CallerText.shortened(actor));
     line.put("target", CallerText.shortened(target));
     line.put("outcome", outcome);
+    line.putAll(details);
     line.put("remote", remoteAddress);
     line.put("time", clock.instant().toString());
     try {

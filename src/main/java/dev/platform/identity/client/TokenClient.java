@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Gets and keeps an access token for one service account (OAuth 2.0 client credentials). Follows
@@ -42,7 +43,7 @@ public final class TokenClient {
 
   private final URI tokenUri;
   private final String clientId;
-  private final String clientSecret;
+  private final Supplier<String> clientSecret;
   private final String scope;
   private final boolean basic;
   private final Clock clock;
@@ -197,10 +198,11 @@ public final class TokenClient {
   }
 
   private HttpRequest request() {
+    String secret = secret();
     StringBuilder form = new StringBuilder("grant_type=client_credentials");
     if (!basic) {
       form.append("&client_id=").append(encode(clientId));
-      form.append("&client_secret=").append(encode(clientSecret));
+      form.append("&client_secret=").append(encode(secret));
     }
     if (scope != null) {
       form.append("&scope=").append(encode(scope));
@@ -213,12 +215,26 @@ public final class TokenClient {
             .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
     if (basic) {
       // RFC 6749 §2.3.1 and Appendix B: form-encode each part, then base64.
-      String pair = encode(clientId) + ":" + encode(clientSecret);
+      String pair = encode(clientId) + ":" + encode(secret);
       request.header(
           "Authorization",
           "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
     }
     return request.build();
+  }
+
+  /** Asked at every request, so a secret the vault replaced is used from the next one on. */
+  private String secret() {
+    String secret;
+    try {
+      secret = clientSecret.get();
+    } catch (RuntimeException e) {
+      throw new TokenClientException(0, null, "the client secret cannot be had", e);
+    }
+    if (secret == null || secret.isEmpty()) {
+      throw new TokenClientException(0, null, "the client secret supplier gave no secret", null);
+    }
+    return secret;
   }
 
   private CachedToken cached(JsonNode body) {
@@ -295,7 +311,7 @@ public final class TokenClient {
   public static final class Builder {
     private URI tokenUri;
     private String clientId;
-    private String clientSecret;
+    private Supplier<String> clientSecret;
     private List<String> scopes = List.of();
     private boolean basic = true;
     private Clock clock = Clock.systemUTC();
@@ -319,6 +335,18 @@ public final class TokenClient {
 
     /** The account's client_id and secret (the secret is never logged or shown). */
     public Builder credentials(String clientId, String clientSecret) {
+      Objects.requireNonNull(clientSecret);
+      return credentials(clientId, () -> clientSecret);
+    }
+
+    /**
+     * The account's client_id, and where its secret comes from: asked at every token request, so a
+     * backend whose vault hands it a rotated secret moves over at its next renewal, with no restart
+     * (issue 19). It may be called by several threads; it should answer quickly (it runs before
+     * each request); a null, empty or failing answer fails that request with {@link
+     * TokenClientException}, and the cached token is kept while it is valid.
+     */
+    public Builder credentials(String clientId, Supplier<String> clientSecret) {
       this.clientId = Objects.requireNonNull(clientId);
       this.clientSecret = Objects.requireNonNull(clientSecret);
       return this;

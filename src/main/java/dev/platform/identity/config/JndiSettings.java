@@ -57,6 +57,8 @@ public final class JndiSettings {
   public static final String BOOTSTRAP_CLIENT_SECRET_FILE = "identity/bootstrapClientSecretFile";
   public static final String BOOTSTRAP_SECRET_OUTPUT = "identity/bootstrapSecretOutput";
   public static final String BOOTSTRAP_SECRET_FILE = "identity/bootstrapSecretFile";
+  public static final String MAX_SECRET_OVERLAP = "identity/maxSecretOverlap";
+  public static final String SECRET_MAX_AGE = "identity/secretMaxAge";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -145,7 +147,25 @@ public final class JndiSettings {
         adminTokenLifetime(tokenLifetime),
         managerGrantableScopes(),
         maxPublishedKeys(),
-        bootstrapSecretFile());
+        bootstrapSecretFile(),
+        secretRotation());
+  }
+
+  /**
+   * Issue 19: the overlap cap, unset meaning 7 days, up to 90; the maximum age, unset meaning none,
+   * from a day to 10 years.
+   */
+  private Settings.SecretRotation secretRotation() {
+    Duration maxOverlap =
+        optional(MAX_SECRET_OVERLAP).isEmpty()
+            ? Duration.ofDays(7)
+            : duration(MAX_SECRET_OVERLAP, Duration.ZERO, Duration.ofDays(90), "PT0S");
+    Optional<Duration> maxAge =
+        optional(SECRET_MAX_AGE).isEmpty()
+            ? Optional.empty()
+            : Optional.of(
+                duration(SECRET_MAX_AGE, Duration.ofDays(1), Duration.ofDays(3650), "P1D"));
+    return new Settings.SecretRotation(maxOverlap, maxAge);
   }
 
   /** Unset: the token lifetime; else from a minute up to the token lifetime. */

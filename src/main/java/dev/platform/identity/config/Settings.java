@@ -31,6 +31,8 @@ import javax.crypto.SecretKey;
  *     that would pass it are refused, keeping one place for the schedule's next key
  * @param bootstrapSecretFile where a generated bootstrap administrator's credentials are written
  *     (owner-only, once); empty: to the log
+ * @param secretRotation how long a replaced client secret may keep working, and how old a current
+ *     one may grow (issue 19)
  */
 public record Settings(
     URI issuer,
@@ -48,7 +50,8 @@ public record Settings(
     Duration adminTokenLifetime,
     List<String> managerGrantableScopes,
     int maxPublishedKeys,
-    Optional<Path> bootstrapSecretFile) {
+    Optional<Path> bootstrapSecretFile,
+    SecretRotation secretRotation) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {
@@ -56,6 +59,17 @@ public record Settings(
     public String toString() {
       return "BootstrapAccount[clientId=" + clientId + ", clientSecret=(hidden)]";
     }
+  }
+
+  /**
+   * The limits of client secrets (issue 19).
+   *
+   * @param maxOverlap the longest a rotation may let the replaced secret keep working
+   * @param maxAge how old a current secret may be before it is refused; empty: no limit
+   */
+  public record SecretRotation(Duration maxOverlap, Optional<Duration> maxAge) {
+    /** No overlap allowed and no age limit: what a deployment without the settings had. */
+    public static final SecretRotation NONE = new SecretRotation(Duration.ZERO, Optional.empty());
   }
 
   /**

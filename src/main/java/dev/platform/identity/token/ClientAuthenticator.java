@@ -4,61 +4,108 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Checks a client's id and secret against its account (SPEC 7.1, 3.1): one primary-key read and one
- * constant-time digest compare, the same work whether or not the account exists (issue 26).
+ * Checks a client's id and secret against its account (SPEC 7.1, 3.1): one primary-key read, one
+ * HMAC and two constant-time compares (current and previous secret, issue 19), the same work
+ * whether or not the account exists and whether or not it has a previous secret (issue 26).
  */
 public final class ClientAuthenticator {
   static final String FAILED = "Client authentication failed: unknown client or wrong secret";
   static final String REVOKED = "The client has been revoked";
+  static final String EXPIRED = "The client secret has expired";
+
+  /** Issue 19: an account whose secret expires within this is audited, once a day. */
+  static final Duration EXPIRY_WARNING = Duration.ofDays(14);
+
+  /** The decoy's previous secret never expires in any clock a deployment has. */
+  private static final Duration DECOY_OVERLAP = Duration.ofDays(365L * 200);
 
   private final ServiceAccounts accounts;
   private final SecretDigest digest;
+  private final Clock clock;
+  private final Optional<Duration> secretMaxAge;
+  private final SecretExpiryNotices notices = new SecretExpiryNotices();
 
   /**
    * Read, built and compared against when there is no account, so timing tells nothing about
-   * existence (issue 26). Its digest is of a random secret nobody knows; it is never stored and
+   * existence (issue 26). Its digests are of random secrets nobody knows; it is never stored and
    * never authenticates, since {@link ServiceAccounts.Lookup#found} is false for it. Its lists hold
-   * a word each like an account's: an empty list is parsed faster than any stored one.
+   * a word each like an account's: an empty list is parsed faster than any stored one. It has a
+   * previous secret in its overlap, the shape of the costliest account (issue 19).
    */
   private final ServiceAccount decoy;
 
-  /** Authenticates against {@code accounts}, comparing digests made by {@code digest}. */
-  public ClientAuthenticator(ServiceAccounts accounts, SecretDigest digest) {
+  /**
+   * Authenticates against {@code accounts}, comparing digests made by {@code digest}; a current
+   * secret older than {@code secretMaxAge} at {@code clock}'s time is refused.
+   */
+  public ClientAuthenticator(
+      ServiceAccounts accounts, SecretDigest digest, Clock clock, Optional<Duration> secretMaxAge) {
     this.accounts = accounts;
     this.digest = digest;
+    this.clock = clock;
+    this.secretMaxAge = secretMaxAge;
     this.decoy =
         ServiceAccount.create(
             UUID.randomUUID(),
             new AccountProfile("decoy", "decoy", List.of(), List.of("decoy:none"), "decoy"),
             digest.of(UUID.randomUUID().toString()),
             Instant.EPOCH);
+    decoy.replaceSecret(digest.of(UUID.randomUUID().toString()), DECOY_OVERLAP, Instant.EPOCH);
   }
 
   /**
-   * The active account these credentials prove.
+   * The active account these credentials prove, and which of its secrets they carry.
    *
    * @throws OAuthError {@code invalid_client}: with the "revoked" text only when the secret matches
-   *     a deactivated or deleted account, so strangers learn nothing about an account's state
+   *     a deactivated or deleted account, so strangers learn nothing about an account's state; with
+   *     the "expired" text only when it matches a current secret older than the maximum age
    */
-  ServiceAccount authenticate(TokenRequest request) {
+  Authenticated authenticate(TokenRequest request) {
     ServiceAccounts.Lookup lookup =
         request
             .accountId()
             .map(id -> accounts.findOrDecoy(id, decoy))
             .orElseGet(() -> new ServiceAccounts.Lookup(false, decoy));
     ServiceAccount account = lookup.account();
-    boolean matches = digest.matches(request.clientSecret(), account.secretDigest());
-    if (!lookup.found() || !matches) {
+    Instant now = clock.instant();
+    ServiceAccount.Secrets secrets = account.secrets();
+    // An expired previous secret is absent, yet compared all the same, against the decoy's.
+    String previous = secrets.previousAt(now).orElse(decoy.secrets().previous());
+    SecretDigest.Match match = digest.match(request.clientSecret(), secrets.current(), previous);
+    if (!lookup.found() || match == SecretDigest.Match.NONE) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());
     }
     if (!account.isActive()) {
       throw OAuthError.invalidClient(REVOKED, request.usedBasic());
     }
-    return account;
+    Optional<Instant> expiry = secretMaxAge.map(secrets.currentCreatedAt()::plus);
+    if (expiry.isPresent() && !now.isBefore(expiry.get())) {
+      throw OAuthError.invalidClient(EXPIRED, request.usedBasic());
+    }
+    Optional<Instant> notice =
+        expiry.filter(
+            at ->
+                now.plus(EXPIRY_WARNING).isAfter(at)
+                    && notices.firstToday(account.clientId(), now));
+    return new Authenticated(account, match, notice);
   }
+
+  /**
+   * An authenticated client.
+   *
+   * @param account its account, active
+   * @param secret which secret it presented: {@code CURRENT} or {@code PREVIOUS}
+   * @param expiryNotice when its current secret expires, if that is within 14 days and this node
+   *     has not said so today for this account
+   */
+  record Authenticated(
+      ServiceAccount account, SecretDigest.Match secret, Optional<Instant> expiryNotice) {}
 }

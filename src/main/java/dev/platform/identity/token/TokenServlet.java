@@ -11,6 +11,9 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code POST /oauth/token} (SPEC 4.1): parse, authenticate, grant, sign. A read path: one
@@ -59,22 +62,46 @@ public final class TokenServlet extends HttpServlet {
     }
   }
 
-  /** The token path without HTTP: parse, authenticate, grant, sign; audited either way. */
+  /**
+   * The token path without HTTP: parse, authenticate, grant, sign; audited either way. The line of
+   * an issued token says which secret was used (issue 19), a refusal for an expired secret says so.
+   */
   TokenResponseBody issue(
       String body, String contentType, String authorization, String query, String remote) {
     String clientId = null;
     try {
       TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
       clientId = request.clientId();
-      ServiceAccount account = clients.authenticate(request);
+      ClientAuthenticator.Authenticated client = clients.authenticate(request);
+      ServiceAccount account = client.account();
       TokenResponseBody token =
           TokenResponseBody.from(issuer.issue(account, grant(account, request)));
-      audit.record("token.issue", clientId, token.scope(), "success", remote);
+      String secret = client.secret().name().toLowerCase(Locale.ROOT);
+      audit.record(
+          "token.issue", clientId, token.scope(), "success", remote, Map.of("secret", secret));
+      client.expiryNotice().ifPresent(at -> auditExpiring(request.clientId(), at, remote));
       return token;
     } catch (OAuthError e) {
-      audit.record("token.refuse", clientId, null, e.error(), remote);
+      audit.record("token.refuse", clientId, null, e.error(), remote, reason(e));
       throw e;
     }
+  }
+
+  /** Issue 19: a secret that expires within 14 days, said once a day per account and node. */
+  private void auditExpiring(String clientId, Instant expiresAt, String remote) {
+    audit.record(
+        "account.secret.expiring",
+        clientId,
+        clientId,
+        "warning",
+        remote,
+        Map.of("expires_at", expiresAt.toString()));
+  }
+
+  private static Map<String, String> reason(OAuthError e) {
+    return ClientAuthenticator.EXPIRED.equals(e.description())
+        ? Map.of("reason", "secret_expired")
+        : Map.of();
   }
 
   private GrantedScopes grant(ServiceAccount account, TokenRequest request) {

@@ -137,7 +137,14 @@ public class Startup implements ServletContextListener {
             new AdminAuth(verifier, accounts, audit, settings.managerGrantableScopes()),
             new ApiErrorMapper(),
             new InvalidJsonMapper(),
-            new ServiceAccountsResource(settings.issuer(), accounts, digest, scopes, clock, random),
+            new ServiceAccountsResource(
+                settings.issuer(),
+                accounts,
+                digest,
+                scopes,
+                settings.secretRotation().maxOverlap(),
+                clock,
+                random),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock));
     TokenIssuer issuer =
@@ -149,7 +156,11 @@ public class Startup implements ServletContextListener {
             rsa,
             clock);
     TokenServlet tokenEndpoint =
-        new TokenServlet(new ClientAuthenticator(accounts, digest), scopes, issuer, audit);
+        new TokenServlet(
+            new ClientAuthenticator(accounts, digest, clock, settings.secretRotation().maxAge()),
+            scopes,
+            issuer,
+            audit);
     RateLimitFilter rateLimitFilter =
         new RateLimitFilter(
             rateLimiter(settings, clock), audit, new SlowBodies(clock), tokenEndpoint);

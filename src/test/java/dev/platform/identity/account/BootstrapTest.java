@@ -67,7 +67,8 @@ class BootstrapTest {
         null,
         java.util.List.of(),
         10,
-        secretFile);
+        secretFile,
+        Settings.SecretRotation.NONE);
   }
 
   Bootstrap bootstrap(Database database) {

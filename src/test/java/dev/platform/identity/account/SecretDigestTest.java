@@ -47,4 +47,16 @@ class SecretDigestTest {
     assertFalse(digest(1).matches("", stored));
     assertFalse(digest(2).matches("the-secret", stored));
   }
+
+  @Test
+  void whenMatchedAgainstTwoDigestsThenTheAnswerSaysWhichOrNone() {
+    SecretDigest digest = digest(1);
+    String current = digest.of("new-secret");
+    String previous = digest.of("old-secret");
+
+    assertEquals(SecretDigest.Match.CURRENT, digest.match("new-secret", current, previous));
+    assertEquals(SecretDigest.Match.PREVIOUS, digest.match("old-secret", current, previous));
+    assertEquals(SecretDigest.Match.NONE, digest.match("other-secret", current, previous));
+    assertEquals(SecretDigest.Match.NONE, digest.match("old-secret", current, current));
+  }
 }

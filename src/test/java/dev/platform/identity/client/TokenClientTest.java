@@ -330,4 +330,38 @@ class TokenClientTest {
     assertFalse(client.toString().contains(token));
     assertFalse(builder().toString().contains(SECRET));
   }
+
+  @Test
+  void whenTheSecretSupplierAnswersANewSecretThenTheNextRenewalSendsIt() {
+    java.util.concurrent.atomic.AtomicReference<String> vault =
+        new java.util.concurrent.atomic.AtomicReference<>("old-secret");
+    TokenClient client = builder().credentials(ID, vault::get).clientSecretPost().build();
+    client.token();
+    vault.set("new-secret");
+    client.token();
+    assertEquals(1, stub.requests(), "a fresh token is served from memory");
+
+    clock.advance(Duration.ofMinutes(56));
+    client.token();
+
+    assertEquals(2, stub.requests());
+    assertTrue(bodies.get(0).contains("client_secret=old-secret"), bodies.get(0));
+    assertTrue(bodies.get(1).contains("client_secret=new-secret"), bodies.get(1));
+  }
+
+  @Test
+  void whenTheSecretSupplierFailsAtARenewalThenTheValidTokenIsKept() {
+    List<String> answers = new CopyOnWriteArrayList<>(List.of("old-secret"));
+    TokenClient client =
+        builder().credentials(ID, () -> answers.isEmpty() ? null : answers.get(0)).build();
+    String token = client.token();
+    answers.clear();
+    clock.advance(Duration.ofMinutes(56));
+
+    assertEquals(token, client.token());
+    assertEquals(1, stub.requests());
+    clock.advance(Duration.ofMinutes(5));
+    TokenClientException failure = assertThrows(TokenClientException.class, client::token);
+    assertEquals("the client secret supplier gave no secret", failure.description());
+  }
 }

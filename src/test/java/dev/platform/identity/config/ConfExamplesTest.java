@@ -170,4 +170,12 @@ class ConfExamplesTest {
     assertEquals(
         List.of("127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1"), values);
   }
+
+  @Test
+  void whenExamplesAreReadThenSecretsOverlapAtMostAWeekAndExpireAfter90DaysInProduction()
+      throws Exception {
+    // Order: Tomcat production, staging; Payara production, staging (issue 19, SPEC 8).
+    assertEquals(List.of("P7D", "P7D", "P7D", "P7D"), values(JndiSettings.MAX_SECRET_OVERLAP));
+    assertEquals(List.of("P90D", "", "P90D", ""), values(JndiSettings.SECRET_MAX_AGE));
+  }
 }

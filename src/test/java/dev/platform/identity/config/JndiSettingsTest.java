@@ -72,6 +72,21 @@ class JndiSettingsTest {
   }
 
   @Test
+  void whenSecretRotationSettingsAreUnsetOrGivenThenTheyAreRead() {
+    assertEquals(
+        new Settings.SecretRotation(Duration.ofDays(7), Optional.empty()),
+        read(valid()).secretRotation(),
+        "unset: an overlap of up to 7 days, no maximum age");
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.MAX_SECRET_OVERLAP, "PT0S");
+    entries.put(JndiSettings.SECRET_MAX_AGE, "P90D");
+
+    assertEquals(
+        new Settings.SecretRotation(Duration.ZERO, Optional.of(Duration.ofDays(90))),
+        read(entries).secretRotation());
+  }
+
+  @Test
   void whenNumbersAndLoopbackHttpThenAccepted() {
     Map<String, Object> entries = valid();
     entries.put(JndiSettings.ISSUER, "http://127.0.0.1:8080");
@@ -207,6 +222,12 @@ class JndiSettingsTest {
         "identity/managerGrantableScopes | identity:admin | must list scopes",
         "identity/managerGrantableScopes | kitchen:*, identity:* | must list scopes",
         "identity/managerGrantableScopes | kitchen | must list scopes",
+        "identity/maxSecretOverlap | -PT1H | must be at least",
+        "identity/maxSecretOverlap | P91D | must be at most",
+        "identity/maxSecretOverlap | a week | is not an ISO-8601 duration",
+        "identity/secretMaxAge | PT1H | must be at least",
+        "identity/secretMaxAge | P3651D | must be at most",
+        "identity/secretMaxAge | 90 days | is not an ISO-8601 duration",
       })
   void whenEntryIsInvalidThenTheErrorNamesItAndSaysWhy(String entry, String value, String why) {
     Map<String, Object> entries = valid();

@@ -12,6 +12,8 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -167,7 +169,8 @@ class AdminIT {
     String listed = call("GET", "/service-accounts?organization_id=org-a", admin, null).body();
     assertTrue(listed.contains(id));
     assertFalse(listed.contains(secret));
-    assertFalse(listed.contains("secret"));
+    assertFalse(listed.contains("client_secret") || listed.contains("digest"), listed);
+    assertFalse(listed.contains("previous_secret"), "no overlap: " + listed);
     assertFalse(
         call("GET", "/service-accounts?organization_id=org-z", admin, null).body().contains(id));
 
@@ -224,6 +227,112 @@ class AdminIT {
             .anyMatch(line -> line.contains("\"outcome\":\"invalid_client\"")));
     for (String line : audit.messages()) {
       assertFalse(line.contains(secret) || line.contains(newSecret) || line.contains(admin), line);
+    }
+  }
+
+  @Test
+  void whenASecretIsRotatedWithAnOverlapThenBothSecretsWorkAndTheAuditLineSaysWhich() {
+    String admin = adminToken();
+    Client client = create(admin, account("org-r", "\"catalog:*\""));
+    String path = "/service-accounts/" + client.id() + "/secret";
+
+    HttpResponse<String> response =
+        call("POST", path, admin, "{\"previous_secret_valid_for\": \"PT24H\"}");
+    assertEquals(200, response.statusCode(), response.body());
+    JsonNode rotated = Http.json(response);
+    String newSecret = rotated.get("client_secret").asText();
+    Instant expiresAt = Instant.parse(rotated.get("previous_secret_expires_at").asText());
+    assertTrue(
+        Duration.between(Instant.now(), expiresAt).compareTo(Duration.ofHours(23)) > 0,
+        expiresAt.toString());
+    assertEquals(200, tokenResponse(client.id(), newSecret).statusCode());
+    assertEquals(200, tokenResponse(client.id(), client.secret()).statusCode());
+    List<String> used =
+        audit.messages().stream()
+            .filter(line -> line.contains("\"token.issue\""))
+            .filter(line -> line.contains(client.id()))
+            .map(line -> line.replaceAll(".*\"secret\":\"(\\w+)\".*", "$1"))
+            .toList();
+    assertEquals(List.of("current", "previous"), used);
+    assertTrue(
+        audit.messages().stream()
+            .anyMatch(
+                line ->
+                    line.contains("\"account.secret.rotate\"")
+                        && line.contains(client.id())
+                        && line.contains("\"previous_secret_expires_at\":\"" + expiresAt + "\"")),
+        audit.messages().toString());
+
+    JsonNode read = Http.json(call("GET", "/service-accounts/" + client.id(), admin, null));
+    assertEquals(expiresAt.toString(), read.get("previous_secret_expires_at").asText());
+    Instant secretCreated = Instant.parse(read.get("secret_created_at").asText());
+    assertTrue(secretCreated.isAfter(Instant.parse(read.get("created_at").asText())));
+
+    // A second rotation, without a body: the old overlap ends at once, as SPEC 3.1 says.
+    String third = Http.json(call("POST", path, admin, null)).get("client_secret").asText();
+    assertFalse(
+        Http.json(call("GET", "/service-accounts/" + client.id(), admin, null))
+            .has("previous_secret_expires_at"));
+    assertEquals(401, tokenResponse(client.id(), client.secret()).statusCode());
+    assertEquals(401, tokenResponse(client.id(), newSecret).statusCode());
+    assertEquals(200, tokenResponse(client.id(), third).statusCode());
+  }
+
+  @Test
+  void whenTheRotationBodyIsBadThen400NamingTheFieldAndNothingChanges() {
+    String admin = adminToken();
+    Client client = create(admin, account("org-r", "\"catalog:*\""));
+    String path = "/service-accounts/" + client.id() + "/secret";
+    String field = "previous_secret_valid_for";
+    for (String body :
+        List.of(
+            "{\"" + field + "\":\"PT1H\",\"" + field + "\":\"PT2H\"}",
+            "{\"" + field + "\":\"P8D\"}",
+            "{\"" + field + "\":\"PT99999999999999999999H\"}",
+            "{\"" + field + "\":\"-PT1H\"}",
+            "{\"" + field + "\":\"a day\"}",
+            "{\"" + field + "\":86400}",
+            "{\"valid_for\":\"PT1H\"}")) {
+      String message = message(call("POST", path, admin, body), 400);
+      assertTrue(message.contains(field) || message.contains("valid_for"), message);
+    }
+    assertEquals(200, tokenResponse(client.id(), client.secret()).statusCode());
+
+    // Beyond reach, a body changes nothing either: 403 without an accounts scope, 404 (as for
+    // every account operation) for a manager of another organization.
+    Client keeper = create(admin, account("org-r", "\"identity:keys.manage\""));
+    String keys = token(keeper.id(), keeper.secret());
+    message(call("POST", path, keys, "{\"" + field + "\":\"PT1H\"}"), 403);
+    Client manager = create(admin, account("org-q", "\"identity:accounts.manage\""));
+    String managerToken = token(manager.id(), manager.secret());
+    message(call("POST", path, managerToken, "{\"" + field + "\":\"PT1H\"}"), 404);
+    message(call("POST", path, managerToken, "{\"" + field + "\":\"nonsense\"}"), 404);
+    assertEquals(200, tokenResponse(client.id(), client.secret()).statusCode());
+  }
+
+  @Test
+  void whenListedBySecretAgeThenOnlyOlderSecretsAppearAndBadFiltersAre400() {
+    String admin = adminToken();
+    Client client = create(admin, account("org-s", "\"catalog:*\""));
+
+    String young = call("GET", "/service-accounts?secret_older_than=P80D", admin, null).body();
+    String all = call("GET", "/service-accounts?secret_older_than=PT0S", admin, null).body();
+    String inOrg =
+        call("GET", "/service-accounts?organization_id=org-s&secret_older_than=PT0S", admin, null)
+            .body();
+
+    assertFalse(young.contains(client.id()), young);
+    assertTrue(all.contains(client.id()), all);
+    assertTrue(inOrg.contains(client.id()), inOrg);
+    for (String query :
+        List.of(
+            "secret_older_than=eighty",
+            "secret_older_than=-P1D",
+            "secret_older_than=P80D&secret_older_than=P10D")) {
+      assertTrue(
+          message(call("GET", "/service-accounts?" + query, admin, null), 400)
+              .contains("secret_older_than"),
+          query);
     }
   }
 

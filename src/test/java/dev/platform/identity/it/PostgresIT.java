@@ -115,6 +115,36 @@ class PostgresIT {
   }
 
   @Test
+  void whenAnAccountIsInASecretOverlapThenTheTokenPathAndTheSecretAgeListReadIt() {
+    try (Database node = Database.open(dataSource())) {
+      ServiceAccounts accounts = new ServiceAccounts(node);
+      AccountProfile profile =
+          new AccountProfile("orders", "org-1", List.of(), List.of("kitchen:*"), "kitchen");
+      UUID rotated = UUID.randomUUID();
+      UUID plain = UUID.randomUUID();
+      accounts.add(ServiceAccount.create(rotated, profile, "old", NOW.minus(Duration.ofDays(100))));
+      accounts.add(ServiceAccount.create(plain, profile, "only", NOW.minus(Duration.ofDays(100))));
+      accounts.change(rotated, it -> it.replaceSecret("new", Duration.ofDays(1), NOW));
+      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy-old", NOW);
+      decoy.replaceSecret("decoy-new", Duration.ofDays(1000), NOW);
+
+      assertEquals(
+          new ServiceAccount.Secrets("new", NOW, "old", NOW.plus(Duration.ofDays(1))),
+          accounts.findOrDecoy(rotated, decoy).account().secrets());
+      assertEquals(
+          new ServiceAccount.Secrets("only", NOW.minus(Duration.ofDays(100)), null, null),
+          accounts.findOrDecoy(plain, decoy).account().secrets());
+      assertEquals(
+          decoy.secrets(), accounts.findOrDecoy(UUID.randomUUID(), decoy).account().secrets());
+      assertEquals(
+          List.of(plain),
+          accounts.list(Optional.of("org-1"), Optional.of(NOW.minus(Duration.ofDays(80)))).stream()
+              .map(ServiceAccount::clientId)
+              .toList());
+    }
+  }
+
+  @Test
   void whenMigratedThenTheScopeCatalogIsSeededAndAPutReachesAnotherNode() {
     try (Database nodeA = Database.open(dataSource());
         Database nodeB = Database.open(dataSource())) {

@@ -16,8 +16,10 @@ import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -65,7 +67,7 @@ class TokenPathTest {
             Clock.systemUTC());
     TokenServlet endpoint =
         new TokenServlet(
-            new ClientAuthenticator(accounts, digest),
+            new ClientAuthenticator(accounts, digest, Clock.systemUTC(), Optional.empty()),
             new ScopeCatalog(node.database()),
             issuer,
             new AuditLog(Clock.systemUTC()));
@@ -92,6 +94,57 @@ class TokenPathTest {
         () -> endpoint.issue(unknown, "application/x-www-form-urlencoded", null, "", "127.0.0.1"));
 
     // Issue 26: an unknown client_id runs the very same statement, so the same database work.
+    assertEquals(statements, counting.statements());
+  }
+
+  @Test
+  void whenThePreviousSecretOfAnAccountInItsOverlapIsUsedThenTheOnlySqlIsStillOneAccountRead() {
+    node.rotation().start();
+    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    ServiceAccounts accounts = new ServiceAccounts(node.database());
+    UUID id = UUID.randomUUID();
+    accounts.add(
+        ServiceAccount.create(
+            id,
+            new AccountProfile("reader", "org", List.of(), List.of("catalog:*"), "catalog"),
+            digest.of("old-secret-of-the-reader"),
+            Clock.systemUTC().instant()));
+    accounts.change(
+        id,
+        account ->
+            account.replaceSecret(
+                digest.of("new-secret-of-the-reader"),
+                Duration.ofDays(1),
+                Clock.systemUTC().instant()));
+    TokenServlet endpoint =
+        new TokenServlet(
+            new ClientAuthenticator(
+                accounts, digest, Clock.systemUTC(), Optional.of(Duration.ofDays(90))),
+            new ScopeCatalog(node.database()),
+            new TokenIssuer(
+                settings.issuer(),
+                settings.tokenLifetime(),
+                settings.adminTokenLifetime(),
+                node.ring(),
+                RsaProvider.jdk(),
+                Clock.systemUTC()),
+            new AuditLog(Clock.systemUTC()));
+    String body =
+        "grant_type=client_credentials&client_id=" + id + "&client_secret=old-secret-of-the-reader";
+    endpoint.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
+
+    counting.reset();
+    endpoint.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
+
+    List<String> statements = counting.statements();
+    assertEquals(1, statements.size(), statements.toString());
+    assertTrue(normalized(statements.get(0)).startsWith("select "), statements.get(0));
+    assertTrue(BY_KEY.matcher(normalized(statements.get(0))).find(), statements.get(0));
+    counting.reset();
+    String unknown = body.replace(id.toString(), UUID.randomUUID().toString());
+    assertThrows(
+        OAuthError.class,
+        () -> endpoint.issue(unknown, "application/x-www-form-urlencoded", null, "", "127.0.0.1"));
     assertEquals(statements, counting.statements());
   }
 

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -115,7 +116,7 @@ public final class WrongSecretTimingBenchmark {
             Clock.systemUTC());
     TokenServlet servlet =
         new TokenServlet(
-            new ClientAuthenticator(accounts, digest),
+            new ClientAuthenticator(accounts, digest, Clock.systemUTC(), Optional.empty()),
             new ScopeCatalog(node.database()),
             issuer,
             new AuditLog(Clock.systemUTC()));

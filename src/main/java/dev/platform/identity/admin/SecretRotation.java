@@ -1,0 +1,123 @@
+package dev.platform.identity.admin;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.platform.identity.audit.CallerText;
+import java.io.IOException;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The optional body of {@code POST /service-accounts/{id}/secret} (issue 19): {@code
+ * {"previous_secret_valid_for": "PT24H"}}. Read token by token, strictly: one JSON object, that one
+ * field at most once, a string holding an ISO-8601 duration from zero to the configured maximum.
+ * Jackson's data binding would keep the last of two same-named fields; this says 400.
+ */
+final class SecretRotation {
+  static final String FIELD = "previous_secret_valid_for";
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /** The list filter: accounts whose current secret is older than this duration. */
+  static final String OLDER_THAN = "secret_older_than";
+
+  private SecretRotation() {}
+
+  /**
+   * The moment a current secret must have been made before to be listed: {@code now} minus the
+   * duration of {@code secret_older_than}; empty without the parameter.
+   *
+   * @param values every value of the parameter in the query, or null when it is absent
+   * @throws ApiError 400 when it is named twice, or is not a duration from zero
+   */
+  static Optional<Instant> olderThan(List<String> values, Instant now) {
+    if (values == null || values.isEmpty()) {
+      return Optional.empty();
+    }
+    if (values.size() > 1) {
+      throw ApiError.badRequest(OLDER_THAN + " is given twice");
+    }
+    String text = values.get(0);
+    try {
+      Duration age = Duration.parse(text);
+      if (age.isNegative()) {
+        throw ApiError.badRequest(OLDER_THAN + " must not be negative");
+      }
+      return Optional.of(now.minus(age));
+    } catch (DateTimeException | ArithmeticException e) {
+      throw ApiError.badRequest(
+          OLDER_THAN
+              + " is not an ISO-8601 duration such as P80D: '"
+              + CallerText.shortened(text)
+              + "'");
+    }
+  }
+
+  /**
+   * How long the replaced secret keeps working: zero for no body, an empty one or {@code {}}.
+   *
+   * @throws ApiError 400 naming the field, or saying the body is not the JSON object expected
+   */
+  static Duration overlap(String body, Duration max) {
+    if (body == null || body.isBlank()) {
+      return Duration.ZERO;
+    }
+    try (JsonParser parser = JSON.createParser(body)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw ApiError.badRequest("the body must be a JSON object");
+      }
+      String text = null;
+      for (JsonToken token = parser.nextToken();
+          token != JsonToken.END_OBJECT;
+          token = parser.nextToken()) {
+        text = field(parser, text);
+      }
+      if (parser.nextToken() != null) {
+        throw ApiError.badRequest("the body is not valid JSON");
+      }
+      return text == null ? Duration.ZERO : checked(text, max);
+    } catch (IOException e) {
+      throw ApiError.badRequest("the body is not valid JSON");
+    }
+  }
+
+  private static String field(JsonParser parser, String seen) throws IOException {
+    String name = parser.currentName();
+    if (!FIELD.equals(name)) {
+      throw ApiError.badRequest("unknown field '" + CallerText.shortened(name) + "'");
+    }
+    if (seen != null) {
+      throw ApiError.badRequest("field '" + FIELD + "' is given twice");
+    }
+    if (parser.nextToken() != JsonToken.VALUE_STRING) {
+      throw ApiError.badRequest(
+          FIELD + " must be a string holding an ISO-8601 duration such as PT24H");
+    }
+    return parser.getText();
+  }
+
+  private static Duration checked(String text, Duration max) {
+    Duration overlap;
+    try {
+      overlap = Duration.parse(text);
+    } catch (DateTimeParseException | ArithmeticException e) {
+      throw ApiError.badRequest(
+          FIELD
+              + " is not an ISO-8601 duration such as PT24H: '"
+              + CallerText.shortened(text)
+              + "'");
+    }
+    if (overlap.isNegative()) {
+      throw ApiError.badRequest(FIELD + " must not be negative");
+    }
+    if (overlap.compareTo(max) > 0) {
+      throw ApiError.badRequest(FIELD + " must be at most " + max + " (identity/maxSecretOverlap)");
+    }
+    return overlap;
+  }
+}

@@ -1,0 +1,185 @@
+package dev.platform.identity.account;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.platform.identity.db.Database;
+import dev.platform.identity.db.TestDatabases;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Issue 19: an account holds a current secret and, during an overlap, the one it replaced. */
+class SecretOverlapTest {
+  static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+  final Database database = TestDatabases.h2();
+  final ServiceAccounts accounts = new ServiceAccounts(database);
+
+  @AfterEach
+  void close() {
+    database.close();
+  }
+
+  ServiceAccount stored(String digest, Instant createdAt) {
+    ServiceAccount account =
+        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), digest, createdAt);
+    accounts.add(account);
+    return account;
+  }
+
+  ServiceAccount decoy() {
+    ServiceAccount decoy =
+        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "decoy-old", NOW);
+    decoy.replaceSecret("decoy-new", Duration.ofDays(1000), NOW);
+    return decoy;
+  }
+
+  @Test
+  void whenRotatedWithAnOverlapThenThePreviousDigestWorksUntilItsExpiry() {
+    ServiceAccount account = stored("first", NOW);
+    Instant later = NOW.plus(Duration.ofDays(30));
+
+    accounts.change(
+        account.clientId(), it -> it.replaceSecret("second", Duration.ofHours(24), later));
+
+    ServiceAccount read = accounts.find(account.clientId()).orElseThrow();
+    ServiceAccount.Secrets secrets = read.secrets();
+    assertEquals("second", secrets.current());
+    assertEquals(later, secrets.currentCreatedAt());
+    assertEquals(Optional.of("first"), secrets.previousAt(later.plusSeconds(1)));
+    assertEquals(
+        Optional.of(later.plus(Duration.ofHours(24))), read.previousSecretExpiresAt(later));
+    Instant end = later.plus(Duration.ofHours(24));
+    assertEquals(Optional.empty(), secrets.previousAt(end));
+    assertEquals(Optional.empty(), read.previousSecretExpiresAt(end));
+  }
+
+  @Test
+  void whenRotatedWithoutAnOverlapThenThereIsNoPreviousSecret() {
+    ServiceAccount account = stored("first", NOW);
+
+    accounts.change(account.clientId(), it -> it.replaceSecret("second", NOW.plusSeconds(5)));
+
+    ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
+    assertEquals("second", secrets.current());
+    assertNull(secrets.previous());
+    assertNull(secrets.previousExpiresAt());
+  }
+
+  @Test
+  void whenRotatedAgainDuringAnOverlapThenTheOlderOverlapEndsAtOnce() {
+    ServiceAccount account = stored("first", NOW);
+    accounts.change(account.clientId(), it -> it.replaceSecret("second", Duration.ofDays(7), NOW));
+    Instant hourLater = NOW.plus(Duration.ofHours(1));
+
+    accounts.change(
+        account.clientId(), it -> it.replaceSecret("third", Duration.ofHours(2), hourLater));
+
+    ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
+    assertEquals("third", secrets.current());
+    assertEquals("second", secrets.previous());
+    assertEquals(hourLater.plus(Duration.ofHours(2)), secrets.previousExpiresAt());
+  }
+
+  @Test
+  void whenTheTokenPathReadsAnAccountInAnOverlapThenBothDigestsComeBackInOneRow() {
+    ServiceAccount account = stored("first", NOW);
+    accounts.change(account.clientId(), it -> it.replaceSecret("second", Duration.ofDays(7), NOW));
+
+    ServiceAccount.Secrets secrets =
+        accounts.findOrDecoy(account.clientId(), decoy()).account().secrets();
+
+    assertEquals(
+        new ServiceAccount.Secrets("second", NOW, "first", NOW.plus(Duration.ofDays(7))), secrets);
+  }
+
+  @Test
+  void whenTheTokenPathReadsAnAccountWithoutAPreviousSecretThenItNeverGetsTheDecoys() {
+    ServiceAccount account = stored("only", NOW);
+
+    ServiceAccount.Secrets secrets =
+        accounts.findOrDecoy(account.clientId(), decoy()).account().secrets();
+
+    assertEquals(new ServiceAccount.Secrets("only", NOW, null, null), secrets);
+  }
+
+  @Test
+  void whenNoAccountThenTheDecoyComesBackWithItsPreviousSecret() {
+    ServiceAccount decoy = decoy();
+
+    ServiceAccounts.Lookup lookup = accounts.findOrDecoy(UUID.randomUUID(), decoy);
+
+    assertEquals(false, lookup.found());
+    assertEquals(decoy.secrets(), lookup.account().secrets());
+  }
+
+  @Test
+  void whenListedBySecretAgeThenOnlyOlderCurrentSecretsAppear() {
+    ServiceAccount old = stored("old", NOW.minus(Duration.ofDays(100)));
+    ServiceAccount rotated = stored("rotated", NOW.minus(Duration.ofDays(100)));
+    accounts.change(rotated.clientId(), it -> it.replaceSecret("new", NOW));
+    stored("young", NOW.minus(Duration.ofDays(10)));
+
+    List<UUID> listed =
+        accounts.list(Optional.empty(), Optional.of(NOW.minus(Duration.ofDays(80)))).stream()
+            .map(ServiceAccount::clientId)
+            .toList();
+    List<UUID> inOrganization =
+        accounts.list(Optional.of("org-a"), Optional.of(NOW.minus(Duration.ofDays(80)))).stream()
+            .map(ServiceAccount::clientId)
+            .toList();
+
+    assertEquals(List.of(old.clientId()), listed);
+    assertEquals(List.of(old.clientId()), inOrganization);
+    assertTrue(
+        accounts.list(Optional.of("org-z"), Optional.of(NOW.minus(Duration.ofDays(80)))).isEmpty());
+  }
+
+  @Test
+  void whenAnAccountWasStoredBeforeV9ThenItsSecretDatesFromItsCreationAndStillWorks()
+      throws SQLException {
+    JdbcDataSource dataSource = TestDatabases.h2DataSource("v8-" + UUID.randomUUID());
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations("classpath:db/migration")
+        .target("8")
+        .load()
+        .migrate();
+    UUID id = UUID.randomUUID();
+    Instant created = NOW.minus(Duration.ofDays(400));
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement insert =
+            connection.prepareStatement(
+                "insert into service_account (client_id, name, organization_id, accessible_orgs,"
+                    + " scopes, service_name, status, secret_digest, created_at, updated_at)"
+                    + " values (?, 'legacy', 'org-a', 'org-a', 'catalog:products.view', 'catalog',"
+                    + " 'ACTIVE', 'legacy-digest', ?, ?)")) {
+      insert.setString(1, id.toString());
+      insert.setObject(2, OffsetDateTime.ofInstant(created, ZoneOffset.UTC));
+      insert.setObject(3, OffsetDateTime.ofInstant(NOW, ZoneOffset.UTC));
+      insert.executeUpdate();
+    }
+
+    Database migrated = Database.open(dataSource);
+    try {
+      ServiceAccount read = new ServiceAccounts(migrated).findOrDecoy(id, decoy()).account();
+      assertEquals(
+          new ServiceAccount.Secrets("legacy-digest", created, null, null), read.secrets());
+    } finally {
+      migrated.close();
+    }
+  }
+}
