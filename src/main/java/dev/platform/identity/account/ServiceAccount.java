@@ -177,12 +177,25 @@ public class ServiceAccount {
    * an overlap ends the older overlap at once: the previous secret is always the one just replaced.
    */
   public void replaceSecret(String newDigest, Duration overlap, Instant now) {
+    replaceSecret(newDigest, overlap, Optional.empty(), now);
+  }
+
+  /**
+   * As {@link #replaceSecret(String, Duration, Instant)}, but the replaced secret never outlives
+   * {@code maxAge} from its own creation: an overlap cannot revive a secret already refused as too
+   * old, nor stretch one past its age limit.
+   */
+  public void replaceSecret(
+      String newDigest, Duration overlap, Optional<Duration> maxAge, Instant now) {
     requireNotDeleted("given a new secret");
-    boolean keepsPrevious = !overlap.isNegative() && !overlap.isZero();
+    Instant until = now.plus(overlap);
+    if (maxAge.isPresent() && until.isAfter(secretCreatedAt.plus(maxAge.get()))) {
+      until = secretCreatedAt.plus(maxAge.get());
+    }
+    boolean keepsPrevious = until.isAfter(now);
     previousSecretDigest = keepsPrevious ? secretDigest : null;
     // Microseconds, as both databases store them: the rotation's answer shows what later reads do.
-    previousSecretExpiresAt =
-        keepsPrevious ? now.plus(overlap).truncatedTo(ChronoUnit.MICROS) : null;
+    previousSecretExpiresAt = keepsPrevious ? until.truncatedTo(ChronoUnit.MICROS) : null;
     secretDigest = newDigest;
     secretCreatedAt = now;
     updatedAt = now;

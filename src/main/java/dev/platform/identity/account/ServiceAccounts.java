@@ -2,6 +2,7 @@ package dev.platform.identity.account;
 
 import dev.platform.identity.db.Database;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.TypedQuery;
 import java.time.Instant;
 import java.util.List;
@@ -78,11 +79,17 @@ public final class ServiceAccounts {
         });
   }
 
-  /** Applies {@code change} to the account in one transaction; empty if there is none. */
+  /**
+   * Applies {@code change} to the account in one transaction; empty if there is none. The row is
+   * locked ({@code select ... for update}) until the transaction ends, so two changes at once run
+   * one after the other: neither is lost, and no row mixes the columns of both (two rotations at
+   * once could otherwise keep a secret alive that one of them meant to end at once).
+   */
   public Optional<ServiceAccount> change(UUID clientId, Consumer<ServiceAccount> change) {
     return database.write(
         em -> {
-          ServiceAccount account = find(em, clientId);
+          ServiceAccount account =
+              em.find(ServiceAccount.class, clientId.toString(), LockModeType.PESSIMISTIC_WRITE);
           if (account != null) {
             change.accept(account);
           }

@@ -5,6 +5,7 @@ import dev.platform.identity.account.ClientSecret;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.Settings;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -21,7 +22,6 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -41,27 +41,28 @@ public final class ServiceAccountsResource {
   private final ServiceAccounts accounts;
   private final SecretDigest digest;
   private final ScopeCatalog scopes;
-  private final Duration maxSecretOverlap;
+  private final Settings.SecretRotation secretRotation;
   private final Clock clock;
   private final SecureRandom random;
   private final URI issuer;
 
   /**
    * @param issuer the service's public base URL, which every {@code Location} starts with
-   * @param maxSecretOverlap the longest a rotation may keep the replaced secret working (issue 19)
+   * @param secretRotation the longest a rotation may keep the replaced secret working, and the
+   *     secrets' maximum age, which that overlap never passes (issue 19)
    */
   public ServiceAccountsResource(
       URI issuer,
       ServiceAccounts accounts,
       SecretDigest digest,
       ScopeCatalog scopes,
-      Duration maxSecretOverlap,
+      Settings.SecretRotation secretRotation,
       Clock clock,
       SecureRandom random) {
     this.accounts = accounts;
     this.digest = digest;
     this.scopes = scopes;
-    this.maxSecretOverlap = maxSecretOverlap;
+    this.secretRotation = secretRotation;
     this.clock = clock;
     this.random = random;
     this.issuer = issuer;
@@ -162,7 +163,10 @@ public final class ServiceAccountsResource {
             "account.secret.rotate",
             (account, now) ->
                 account.replaceSecret(
-                    newDigest, SecretRotation.overlap(body, maxSecretOverlap), now),
+                    newDigest,
+                    SecretRotation.overlap(body, secretRotation.maxOverlap()),
+                    secretRotation.maxAge(),
+                    now),
             account ->
                 account
                     .previousSecretExpiresAt(clock.instant())

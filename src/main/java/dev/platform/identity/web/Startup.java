@@ -142,7 +142,7 @@ public class Startup implements ServletContextListener {
                 accounts,
                 digest,
                 scopes,
-                settings.secretRotation().maxOverlap(),
+                settings.secretRotation(),
                 clock,
                 random),
             new ScopesResource(scopes),

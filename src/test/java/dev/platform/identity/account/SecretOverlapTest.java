@@ -1,6 +1,7 @@
 package dev.platform.identity.account;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,13 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -180,6 +188,91 @@ class SecretOverlapTest {
           new ServiceAccount.Secrets("legacy-digest", created, null, null), read.secrets());
     } finally {
       migrated.close();
+    }
+  }
+
+  @Test
+  void whenTheReplacedSecretIsAlreadyTooOldThenTheOverlapDoesNotReviveIt() {
+    ServiceAccount account = stored("first", NOW);
+    Instant twoDaysOn = NOW.plus(Duration.ofDays(2));
+
+    accounts.change(
+        account.clientId(),
+        it ->
+            it.replaceSecret(
+                "second", Duration.ofHours(1), Optional.of(Duration.ofDays(1)), twoDaysOn));
+
+    ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
+    assertEquals("second", secrets.current());
+    assertNull(secrets.previous());
+  }
+
+  @Test
+  void whenTheOverlapWouldOutliveTheMaximumAgeThenItEndsAtThatAge() {
+    ServiceAccount account = stored("first", NOW);
+    Instant later = NOW.plus(Duration.ofHours(23));
+
+    accounts.change(
+        account.clientId(),
+        it ->
+            it.replaceSecret(
+                "second", Duration.ofHours(24), Optional.of(Duration.ofDays(1)), later));
+
+    ServiceAccount read = accounts.find(account.clientId()).orElseThrow();
+    assertEquals(Optional.of(NOW.plus(Duration.ofDays(1))), read.previousSecretExpiresAt(later));
+  }
+
+  @Test
+  void whenTwoChangesMeetThenTheSecondWaitsForTheFirstAndSeesItsRow() throws Exception {
+    ServiceAccount account = stored("first", NOW);
+    CountDownLatch firstHolds = new CountDownLatch(1);
+    CountDownLatch secondEntered = new CountDownLatch(1);
+    AtomicBoolean secondEnteredWhileFirstHeld = new AtomicBoolean();
+    AtomicReference<String> seen = new AtomicReference<>();
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> first =
+          threads.submit(
+              () ->
+                  accounts.change(
+                      account.clientId(),
+                      it -> {
+                        it.replaceSecret("second", Duration.ofDays(1), NOW.plusSeconds(1));
+                        firstHolds.countDown();
+                        // The second must not get in while this holds the row. Proving an absence
+                        // takes a bounded wait; it is short of H2's lock timeout (1 s).
+                        secondEnteredWhileFirstHeld.set(await(secondEntered, 300));
+                      }));
+      assertTrue(firstHolds.await(10, TimeUnit.SECONDS), "the first change holds the row");
+      Future<?> second =
+          threads.submit(
+              () ->
+                  accounts.change(
+                      account.clientId(),
+                      it -> {
+                        secondEntered.countDown();
+                        seen.set(it.secrets().current());
+                        it.replaceSecret("third", NOW.plusSeconds(2));
+                      }));
+      first.get(10, TimeUnit.SECONDS);
+      second.get(10, TimeUnit.SECONDS);
+    } finally {
+      threads.shutdownNow();
+    }
+
+    assertFalse(secondEnteredWhileFirstHeld.get(), "the second change waited for the row");
+    assertEquals("second", seen.get());
+    ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
+    assertEquals("third", secrets.current());
+    assertNull(secrets.previous());
+  }
+
+  private static boolean await(CountDownLatch latch, long millis) {
+    try {
+      return latch.await(millis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 }
