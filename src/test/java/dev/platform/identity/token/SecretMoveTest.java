@@ -15,9 +15,7 @@ import dev.platform.identity.client.TokenClientException;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.verify.StubServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -60,17 +58,7 @@ class SecretMoveTest {
             digest.of("secret-from-january"),
             clock.instant()));
     TokenServlet endpoint =
-        new TokenServlet(
-            new ClientAuthenticator(accounts, digest, clock, Optional.of(Duration.ofDays(90))),
-            new ScopeCatalog(node.database()),
-            new TokenIssuer(
-                settings.issuer(),
-                settings.tokenLifetime(),
-                settings.adminTokenLifetime(),
-                node.ring(),
-                RsaProvider.jdk(),
-                Clock.systemUTC()),
-            new AuditLog(clock));
+        TestEndpoints.token(node, settings, clock, Optional.of(Duration.ofDays(90)));
     service =
         StubServer.start(
             "/oauth/token",

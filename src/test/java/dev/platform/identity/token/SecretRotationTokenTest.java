@@ -13,9 +13,7 @@ import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,17 +47,7 @@ class SecretRotationTokenTest {
   }
 
   TokenServlet endpoint(Optional<Duration> secretMaxAge) {
-    return new TokenServlet(
-        new ClientAuthenticator(accounts, digest, clock, secretMaxAge),
-        new ScopeCatalog(node.database()),
-        new TokenIssuer(
-            settings.issuer(),
-            settings.tokenLifetime(),
-            settings.adminTokenLifetime(),
-            node.ring(),
-            RsaProvider.jdk(),
-            Clock.systemUTC()),
-        new AuditLog(clock));
+    return TestEndpoints.token(node, settings, clock, secretMaxAge);
   }
 
   @AfterEach

@@ -8,13 +8,10 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
-import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.CountingDataSource;
 import dev.platform.identity.db.TestDatabases;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -57,20 +54,8 @@ class TokenPathTest {
             new AccountProfile("reader", "org", List.of(), List.of("catalog:*"), "catalog"),
             digest.of("secret-of-the-reader"),
             Clock.systemUTC().instant()));
-    TokenIssuer issuer =
-        new TokenIssuer(
-            settings.issuer(),
-            settings.tokenLifetime(),
-            settings.adminTokenLifetime(),
-            node.ring(),
-            RsaProvider.jdk(),
-            Clock.systemUTC());
     TokenServlet endpoint =
-        new TokenServlet(
-            new ClientAuthenticator(accounts, digest, Clock.systemUTC(), Optional.empty()),
-            new ScopeCatalog(node.database()),
-            issuer,
-            new AuditLog(Clock.systemUTC()));
+        TestEndpoints.token(node, settings, Clock.systemUTC(), Optional.empty());
     String body =
         "grant_type=client_credentials&client_id=" + id + "&client_secret=secret-of-the-reader";
     endpoint.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");
@@ -117,18 +102,7 @@ class TokenPathTest {
                 Duration.ofDays(1),
                 Clock.systemUTC().instant()));
     TokenServlet endpoint =
-        new TokenServlet(
-            new ClientAuthenticator(
-                accounts, digest, Clock.systemUTC(), Optional.of(Duration.ofDays(90))),
-            new ScopeCatalog(node.database()),
-            new TokenIssuer(
-                settings.issuer(),
-                settings.tokenLifetime(),
-                settings.adminTokenLifetime(),
-                node.ring(),
-                RsaProvider.jdk(),
-                Clock.systemUTC()),
-            new AuditLog(Clock.systemUTC()));
+        TestEndpoints.token(node, settings, Clock.systemUTC(), Optional.of(Duration.ofDays(90)));
     String body =
         "grant_type=client_credentials&client_id=" + id + "&client_secret=old-secret-of-the-reader";
     endpoint.issue(body, "application/x-www-form-urlencoded", null, null, "127.0.0.1");

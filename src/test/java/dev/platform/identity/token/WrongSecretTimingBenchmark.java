@@ -7,9 +7,7 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.TestDatabases;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -106,20 +104,7 @@ public final class WrongSecretTimingBenchmark {
       known.add(id.toString());
       unknown.add(UUID.randomUUID().toString());
     }
-    TokenIssuer issuer =
-        new TokenIssuer(
-            settings.issuer(),
-            settings.tokenLifetime(),
-            settings.adminTokenLifetime(),
-            node.ring(),
-            RsaProvider.jdk(),
-            Clock.systemUTC());
-    TokenServlet servlet =
-        new TokenServlet(
-            new ClientAuthenticator(accounts, digest, Clock.systemUTC(), Optional.empty()),
-            new ScopeCatalog(node.database()),
-            issuer,
-            new AuditLog(Clock.systemUTC()));
+    TokenServlet servlet = TestEndpoints.token(node, settings, Clock.systemUTC(), Optional.empty());
     return new Endpoint(servlet, known, unknown);
   }
 
