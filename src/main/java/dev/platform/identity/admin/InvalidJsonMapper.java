@@ -1,11 +1,15 @@
 package dev.platform.identity.admin;
 
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.platform.identity.audit.CallerText;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -14,6 +18,10 @@ import java.util.stream.Collectors;
  */
 @Provider
 public final class InvalidJsonMapper implements ExceptionMapper<JsonProcessingException> {
+  /** Jackson's wording for a field named twice (JsonParser.Feature.STRICT_DUPLICATE_DETECTION). */
+  private static final Pattern DUPLICATE =
+      Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
+
   @Override
   public Response toResponse(JsonProcessingException failure) {
     for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
@@ -25,6 +33,10 @@ public final class InvalidJsonMapper implements ExceptionMapper<JsonProcessingEx
   }
 
   static String message(JsonProcessingException failure) {
+    Matcher duplicate = DUPLICATE.matcher(String.valueOf(failure.getOriginalMessage()));
+    if (failure instanceof JsonParseException && duplicate.lookingAt()) {
+      return "field '" + CallerText.shortened(duplicate.group(1)) + "' is given twice";
+    }
     if (failure instanceof UnrecognizedPropertyException unknown) {
       return "unknown field '" + unknown.getPropertyName() + "'";
     }

@@ -428,6 +428,27 @@ class AdminAttackIT {
   }
 
   @Test
+  void whenABodyNamesAFieldTwiceThenItIsRefusedNamingItAndNothingIsCreated() {
+    String admin = adminToken();
+    int before = Http.json(admin("GET", "/service-accounts", admin, null)).get("items").size();
+    for (String body :
+        List.of(
+            "{\"name\":\"a\",\"name\":\"b\",\"organization_id\":\"acme\","
+                + "\"scopes\":[\"kitchen:orders.create\"]}",
+            "{\"name\":\"a\",\"organization_id\":\"acme\",\"organization_id\":\"root\","
+                + "\"scopes\":[\"kitchen:orders.create\"]}",
+            "{\"name\":\"a\",\"organization_id\":\"acme\",\"scopes\":[\"kitchen:orders.create\"],"
+                + "\"scopes\":[\"identity:admin\"]}")) {
+      HttpResponse<String> refused = admin("POST", "/service-accounts", admin, body);
+      assertRefused(refused, Set.of(400), body);
+      assertTrue(
+          Http.json(refused).get("message").asText().endsWith("' is given twice"), refused.body());
+    }
+    assertEquals(
+        before, Http.json(admin("GET", "/service-accounts", admin, null)).get("items").size());
+  }
+
+  @Test
   void whenTheHostHeaderLiesThenLocationStillNamesTheIssuer() throws Exception {
     String admin = adminToken();
     String body =
