@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,19 +41,11 @@ final class SecretRotation {
     if (values.size() > 1) {
       throw ApiError.badRequest(OLDER_THAN + " is given twice");
     }
-    String text = values.get(0);
+    Duration age = duration(OLDER_THAN, values.get(0), "P80D");
     try {
-      Duration age = Duration.parse(text);
-      if (age.isNegative()) {
-        throw ApiError.badRequest(OLDER_THAN + " must not be negative");
-      }
       return Optional.of(now.minus(age));
     } catch (DateTimeException | ArithmeticException e) {
-      throw ApiError.badRequest(
-          OLDER_THAN
-              + " is not an ISO-8601 duration such as P80D: '"
-              + CallerText.shortened(text)
-              + "'");
+      throw ApiError.badRequest(OLDER_THAN + " reaches before the earliest time: " + age);
     }
   }
 
@@ -102,22 +93,30 @@ final class SecretRotation {
   }
 
   private static Duration checked(String text, Duration max) {
-    Duration overlap;
-    try {
-      overlap = Duration.parse(text);
-    } catch (DateTimeParseException | ArithmeticException e) {
-      throw ApiError.badRequest(
-          FIELD
-              + " is not an ISO-8601 duration such as PT24H: '"
-              + CallerText.shortened(text)
-              + "'");
-    }
-    if (overlap.isNegative()) {
-      throw ApiError.badRequest(FIELD + " must not be negative");
-    }
+    Duration overlap = duration(FIELD, text, "PT24H");
     if (overlap.compareTo(max) > 0) {
       throw ApiError.badRequest(FIELD + " must be at most " + max + " (identity/maxSecretOverlap)");
     }
     return overlap;
+  }
+
+  /** {@code text} as an ISO-8601 duration from zero, else 400 naming {@code name}. */
+  private static Duration duration(String name, String text, String example) {
+    Duration duration;
+    try {
+      duration = Duration.parse(text);
+    } catch (DateTimeException | ArithmeticException e) {
+      throw ApiError.badRequest(
+          name
+              + " is not an ISO-8601 duration such as "
+              + example
+              + ": '"
+              + CallerText.shortened(text)
+              + "'");
+    }
+    if (duration.isNegative()) {
+      throw ApiError.badRequest(name + " must not be negative");
+    }
+    return duration;
   }
 }
