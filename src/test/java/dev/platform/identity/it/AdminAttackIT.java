@@ -90,10 +90,17 @@ class AdminAttackIT {
       if (method.equals("PUT")) {
         return "{\"description\":\"changed by an intruder\"}";
       }
+      if (template.endsWith("/secret")) {
+        // Issue 19: a rotation that would also keep the replaced secret working for a day.
+        return "{\"previous_secret_valid_for\":\"PT24H\"}";
+      }
       return null;
     }
 
     String query() {
+      if (method.equals("GET") && template.endsWith("/service-accounts")) {
+        return "?secret_older_than=P0D"; // issue 19's filter
+      }
       return template.endsWith("/rotate") ? "?immediate=true" : "";
     }
 
