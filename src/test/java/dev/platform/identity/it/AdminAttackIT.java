@@ -90,10 +90,17 @@ class AdminAttackIT {
       if (method.equals("PUT")) {
         return "{\"description\":\"changed by an intruder\"}";
       }
+      if (template.endsWith("/secret")) {
+        // Issue 19: a rotation that would also keep the replaced secret working for a day.
+        return "{\"previous_secret_valid_for\":\"PT24H\"}";
+      }
       return null;
     }
 
     String query() {
+      if (method.equals("GET") && template.endsWith("/service-accounts")) {
+        return "?secret_older_than=P0D"; // issue 19's filter
+      }
       return template.endsWith("/rotate") ? "?immediate=true" : "";
     }
 
@@ -621,6 +628,253 @@ class AdminAttackIT {
     }
   }
 
+  // ---- Issue 19: secret rotation with an overlap, and the secret_older_than filter ----------
+
+  static final String OVERLAP = "{\"previous_secret_valid_for\":\"PT24H\"}";
+
+  /** A raw call of the rotation endpoint: any path spelling, any bearer, any body. */
+  HttpResponse<String> rotate(String rawPath, String bearer, String body) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + rawPath))
+            .timeout(java.time.Duration.ofSeconds(20))
+            .POST(
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    request.header("Content-Type", "application/json");
+    if (bearer != null) {
+      request.header("Authorization", "Bearer " + bearer);
+    }
+    return new Http(base).send(request.build());
+  }
+
+  /** Not 2xx, SPEC 7.2's shape, status among {@code allowed}; the answer is printed for review. */
+  static void assertRotationRefused(HttpResponse<String> response, Set<Integer> allowed, String w) {
+    System.out.println("ATTEMPT " + w + " -> " + response.statusCode() + " " + response.body());
+    assertFalse(
+        response.statusCode() >= 200 && response.statusCode() < 300,
+        "HOLE: " + w + " answered " + response.statusCode() + ": " + response.body());
+    if (response.statusCode() == 400 && response.body().startsWith("<!doctype html>")) {
+      // Tomcat refuses a URI it cannot decode (%2F) before the WAR: its own page (README).
+      assertTrue(response.body().contains("Invalid URI"), response.body());
+      return;
+    }
+    assertRefused(response, allowed, w);
+  }
+
+  @Test
+  void whenARotationWithOverlapIsSentWithoutAGoodTokenThenRefusedAndTheOldSecretStillWorks()
+      throws Exception {
+    SecondNode.Client target = account("acme", List.of(), "kitchen:orders.create");
+    String weak = token(account("acme", List.of(), "kitchen:orders.create"));
+    String keys = token(account("acme", List.of(), "identity:keys.manage"));
+    String foreignManager =
+        token(account("globex", List.of(), "identity:accounts.manage", "kitchen:orders.create"));
+    String before = snapshot();
+    String path = "/admin/v1/service-accounts/" + target.id() + "/secret";
+
+    for (String body : java.util.Arrays.asList(null, OVERLAP)) {
+      String b = body == null ? " (no body)" : " " + body;
+      HttpResponse<String> none = rotate(path, null, body);
+      assertRotationRefused(none, Set.of(401), "POST " + path + " no token" + b);
+      assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""));
+      for (String bad : List.of("garbage", "a.b.c", weak + "x", "Bearer " + weak)) {
+        assertRotationRefused(
+            rotate(path, bad, body), Set.of(401), "POST " + path + " wrong token" + b);
+      }
+      assertRotationRefused(rotate(path, weak, body), Set.of(403), "POST " + path + " weak" + b);
+      assertRotationRefused(
+          rotate(path, keys, body), Set.of(403), "POST " + path + " keys.manage" + b);
+      HttpResponse<String> beyond = rotate(path, foreignManager, body);
+      assertRotationRefused(beyond, Set.of(404), "POST " + path + " manager of globex" + b);
+      assertEquals("no service account " + target.id(), Http.json(beyond).get("message").asText());
+    }
+    // A bad body from a manager without reach still says 404: the body is read after the reach.
+    for (String body :
+        List.of(
+            "{\"previous_secret_valid_for\":\"nonsense\"}",
+            "{\"previous_secret_valid_for\":\"PT1H\",\"previous_secret_valid_for\":\"P999D\"}",
+            "[1]")) {
+      assertRotationRefused(
+          rotate(path, foreignManager, body), Set.of(404), "POST " + path + " globex " + body);
+    }
+
+    for (String spelled :
+        List.of(
+            path + ";x",
+            path.replace("/admin/v1/", "/admin/v1//"),
+            path.replace("/admin/v1/", "/admin/v1/./"),
+            path.replace("/secret", "/%73ecret"),
+            path.replace("/service-accounts/", "/%73ervice-accounts/"),
+            path.replace("/service-accounts/", "/service-accounts;x/"),
+            path.replace("/secret", "/secret/"),
+            path.replace("/secret", "/SECRET"),
+            path.replace("/secret", "/secre%74"),
+            path.replace("/secret", "/%2e/secret"),
+            path.replace("/secret", "%2Fsecret"),
+            path + "%3Bx",
+            path.replace("/secret", "/x/../secret"))) {
+      for (String body : java.util.Arrays.asList(null, OVERLAP)) {
+        String b = body == null ? "" : " " + body;
+        assertRotationRefused(
+            rotate(spelled, null, body), Set.of(400, 401, 404), "POST " + spelled + " none" + b);
+        assertRotationRefused(
+            rotate(spelled, weak, body), Set.of(400, 403, 404), "POST " + spelled + " weak" + b);
+        assertRotationRefused(
+            rotate(spelled, keys, body), Set.of(400, 403, 404), "POST " + spelled + " keys" + b);
+        assertRotationRefused(
+            rotate(spelled, foreignManager, body),
+            Set.of(400, 404),
+            "POST " + spelled + " globex manager" + b);
+      }
+    }
+    assertEquals(before, snapshot(), "no refused rotation changed the database");
+    assertEquals(
+        200,
+        tokenResponse(target.id().toString(), target.secret()).statusCode(),
+        "the old secret still gets a token");
+  }
+
+  @Test
+  void whenAManagerRotatesTheSecretOfAMorePowerfulAccountOfItsOwnOrgThen404AndItsSecretStays()
+      throws Exception {
+    SecondNode.Client managerAccount =
+        account("acme", List.of(), "identity:accounts.manage", "kitchen:orders.create");
+    String manager = token(managerAccount);
+    List<SecondNode.Client> stronger =
+        List.of(
+            account("acme", List.of(), "identity:admin"),
+            account("acme", List.of("acme"), "identity:admin", "kitchen:orders.create"),
+            account("acme", List.of(), "identity:accounts.manage", "kitchen:orders.create"),
+            account("acme", List.of(), "identity:keys.manage"));
+    String before = snapshot();
+    for (SecondNode.Client target : stronger) {
+      String path = "/admin/v1/service-accounts/" + target.id() + "/secret";
+      for (String body :
+          java.util.Arrays.asList(null, OVERLAP, "{\"previous_secret_valid_for\":\"PT0S\"}")) {
+        HttpResponse<String> refused = rotate(path, manager, body);
+        assertRotationRefused(refused, Set.of(404), "POST " + path + " acme manager " + body);
+        assertEquals(
+            "no service account " + target.id(), Http.json(refused).get("message").asText());
+        String upper = target.id().toString().toUpperCase(java.util.Locale.ROOT);
+        assertRotationRefused(
+            rotate("/admin/v1/service-accounts/" + upper + "/secret", manager, body),
+            Set.of(404),
+            "POST upper-case id acme manager " + body);
+      }
+      assertEquals(
+          200,
+          tokenResponse(target.id().toString(), target.secret()).statusCode(),
+          "the stronger account's secret is unchanged");
+    }
+    // Its own account holds an identity: scope too, so it is beyond the manager itself.
+    assertRotationRefused(
+        rotate("/admin/v1/service-accounts/" + managerAccount.id() + "/secret", manager, OVERLAP),
+        Set.of(404),
+        "a manager rotating its own secret");
+    assertEquals(before, snapshot(), "no rotation of a stronger account changed anything");
+  }
+
+  @Test
+  void whenSecretOlderThanIsGivenTwiceOrOddlyThen400AndNeverA500() {
+    String admin = adminToken();
+    for (String query :
+        List.of(
+            "secret_older_than=P80D&secret_older_than=P80D",
+            "secret_older_than=P0D&secret_older_than=P80D",
+            "secret_older_than=P80D&secret%5Folder_than=P0D",
+            "secret_older_than=P80D&secret_older_than=",
+            "secret_older_than=P80D,P0D",
+            "secret_older_than=-P1D",
+            "secret_older_than=",
+            "secret_older_than=%00",
+            "secret_older_than=PT-1S",
+            "secret_older_than=P80D;secret_older_than=P0D")) {
+      HttpResponse<String> answer = admin("GET", "/service-accounts?" + query, admin, null);
+      System.out.println(
+          "ATTEMPT GET ?" + query + " -> " + answer.statusCode() + " " + answer.body());
+      assertRefused(answer, Set.of(400), query);
+    }
+    // Far past, yet a duration: an empty list or a 400, never a 500.
+    for (String query :
+        List.of(
+            "secret_older_than=P9999999999D",
+            "secret_older_than=P999999999999D",
+            "secret_older_than=PT9223372036854775807S")) {
+      HttpResponse<String> answer = admin("GET", "/service-accounts?" + query, admin, null);
+      System.out.println(
+          "ATTEMPT GET ?" + query + " -> " + answer.statusCode() + " " + answer.body());
+      if (answer.statusCode() == 200) {
+        assertEquals(0, Http.json(answer).get("items").size(), answer.body());
+      } else {
+        assertRefused(answer, Set.of(400), query);
+      }
+    }
+    HttpResponse<String> twice =
+        admin("GET", "/service-accounts?secret_older_than=P1D&secret_older_than=P1D", admin, null);
+    assertEquals("secret_older_than is given twice", Http.json(twice).get("message").asText());
+  }
+
+  @Test
+  void whenAManagerListsBySecretAgeThenAccountsOfAnotherOrgNeverAppear() {
+    SecondNode.Client globex = account("globex", List.of(), "kitchen:orders.create");
+    SecondNode.Client acmeAdmin = account("acme", List.of(), "identity:admin");
+    SecondNode.Client within = account("acme", List.of("acme"), "kitchen:orders.create");
+    String manager =
+        token(account("acme", List.of(), "identity:accounts.manage", "kitchen:orders.create"));
+    String keys = token(account("acme", List.of(), "identity:keys.manage"));
+    String weak = token(account("acme", List.of(), "kitchen:orders.create"));
+
+    for (String query :
+        List.of(
+            "?secret_older_than=P0D",
+            "?secret_older_than=PT0S",
+            "?secret_older_than=P0D&organization_id=acme",
+            "?organization_id=acme&secret_older_than=P0D",
+            "?secret_older_than=P0D;organization_id=globex")) {
+      HttpResponse<String> listed = admin("GET", "/service-accounts" + query, manager, null);
+      System.out.println("ATTEMPT GET " + query + " manager -> " + listed.statusCode());
+      if (query.contains(";")) {
+        // The ';' is part of the value: not a duration.
+        assertRefused(listed, Set.of(400), query);
+        continue;
+      }
+      assertEquals(200, listed.statusCode(), query + ": " + listed.body());
+      assertFalse(listed.body().contains(globex.id().toString()), query + ": " + listed.body());
+      assertFalse(listed.body().contains(acmeAdmin.id().toString()), query + ": " + listed.body());
+      assertFalse(listed.body().contains("secret_hash"), listed.body());
+      assertFalse(listed.body().contains("client_secret"), listed.body());
+      assertTrue(listed.body().contains(within.id().toString()), query + ": " + listed.body());
+    }
+    for (String query :
+        List.of(
+            "?secret_older_than=P0D&organization_id=globex",
+            "?organization_id=globex&secret_older_than=P0D",
+            "?organization_id=acme&organization_id=globex&secret_older_than=P0D",
+            "?organization_id=globex&organization_id=acme&secret_older_than=P0D")) {
+      HttpResponse<String> refused = admin("GET", "/service-accounts" + query, manager, null);
+      System.out.println(
+          "ATTEMPT GET " + query + " manager -> " + refused.statusCode() + " " + refused.body());
+      assertFalse(refused.body().contains(globex.id().toString()), query + ": " + refused.body());
+      assertFalse(refused.statusCode() == 200 && !refused.body().contains("items"), query);
+      if (refused.statusCode() != 200) {
+        assertRefused(refused, Set.of(400, 403), query);
+      }
+    }
+    assertRefused(
+        admin("GET", "/service-accounts?secret_older_than=P0D", keys, null),
+        Set.of(403),
+        "keys.manage lists");
+    assertRefused(
+        admin("GET", "/service-accounts?secret_older_than=P0D", weak, null),
+        Set.of(403),
+        "a weak token lists");
+    assertRefused(
+        admin("GET", "/service-accounts?secret_older_than=P0D", null, null),
+        Set.of(401),
+        "no token lists");
+  }
+
   /**
    * Odd spellings of a path: matrix parameters on every segment, a session id, doubled slashes, a
    * dot segment, an encoded letter, upper case, a trailing slash.
@@ -646,6 +900,16 @@ class AdminAttackIT {
     spellings.add(path.replace("/admin/", "/ADMIN/"));
     spellings.add(path.replace("/v1/", "/V1/"));
     spellings.add(path + "/");
+    // Issue 19's review: the same odd spellings after /admin/v1, and an encoded first letter of
+    // every later segment (/%73ervice-accounts, /%73ecret).
+    spellings.add(path.replace("/admin/v1/", "/admin/v1//"));
+    spellings.add(path.replace("/admin/v1/", "/admin/v1/./"));
+    spellings.add(path.replace("/admin/v1/", "/admin/v1/x/../"));
+    for (int i = 2; i < segments.length; i++) {
+      String[] changed = segments.clone();
+      changed[i] = String.format("%%%02X", (int) changed[i].charAt(0)) + changed[i].substring(1);
+      spellings.add("/" + String.join("/", changed));
+    }
     return spellings.stream().map(spelled -> spelled + query).toList();
   }
 
