@@ -23,6 +23,7 @@ import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -93,6 +94,11 @@ public final class ServiceAccountsResource {
       @QueryParam("organization_id") String organization,
       @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
+    // JAX-RS hands over the first of two same-named values; a proxy may judge by the last.
+    List<String> organizations = request.getUriInfo().getQueryParameters().get("organization_id");
+    if (organizations != null && organizations.size() > 1) {
+      throw ApiError.badRequest("organization_id is given twice");
+    }
     Optional<String> filter = Optional.ofNullable(organization);
     filter.ifPresent(
         org -> caller.requireOrganization(NewAccount.organization("organization_id", org)));

@@ -813,6 +813,15 @@ class AdminAttackIT {
     HttpResponse<String> twice =
         admin("GET", "/service-accounts?secret_older_than=P1D&secret_older_than=P1D", admin, null);
     assertEquals("secret_older_than is given twice", Http.json(twice).get("message").asText());
+    for (String query :
+        List.of(
+            "organization_id=acme&organization_id=globex",
+            "organization_id=globex&organization_id=acme",
+            "organization_id=acme&secret_older_than=P0D&organization_id=acme")) {
+      HttpResponse<String> named = admin("GET", "/service-accounts?" + query, admin, null);
+      assertRefused(named, Set.of(400), query);
+      assertEquals("organization_id is given twice", Http.json(named).get("message").asText());
+    }
   }
 
   @Test
