@@ -11,8 +11,10 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +61,11 @@ public final class JndiSettings {
   public static final String BOOTSTRAP_SECRET_FILE = "identity/bootstrapSecretFile";
   public static final String MAX_SECRET_OVERLAP = "identity/maxSecretOverlap";
   public static final String SECRET_MAX_AGE = "identity/secretMaxAge";
+  public static final String PREVIOUS_KEY_ENCRYPTION_KEYS = "identity/previousKeyEncryptionKeys";
+  public static final String PREVIOUS_KEY_ENCRYPTION_KEYS_FILE =
+      "identity/previousKeyEncryptionKeysFile";
+  public static final String PREVIOUS_SECRET_PEPPERS = "identity/previousSecretPeppers";
+  public static final String PREVIOUS_SECRET_PEPPERS_FILE = "identity/previousSecretPeppersFile";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -86,7 +93,15 @@ public final class JndiSettings {
 
   /** Entries whose value is a secret: even a placeholder-looking value is not echoed. */
   private static final Set<String> SECRET_ENTRIES =
-      Set.of(KEY_ENCRYPTION_KEY, SECRET_PEPPER, BOOTSTRAP_CLIENT_SECRET);
+      Set.of(
+          KEY_ENCRYPTION_KEY,
+          SECRET_PEPPER,
+          BOOTSTRAP_CLIENT_SECRET,
+          PREVIOUS_KEY_ENCRYPTION_KEYS,
+          PREVIOUS_SECRET_PEPPERS);
+
+  /** Issue 19: previous keys are kept for a rotation, not for ever. */
+  static final int MAX_PREVIOUS_KEYS = 5;
 
   private static final Pattern IP_LITERAL =
       Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)");
@@ -131,11 +146,14 @@ public final class JndiSettings {
             "the pre-publication time plus 1 hour");
     Duration refresh =
         duration(KEY_RING_REFRESH, Duration.ofSeconds(1), Duration.ofMinutes(10), "PT1S");
+    SecretKey keyEncryptionKey =
+        aesKey(requiredSecret(KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE));
+    SecretKey pepper = hmacKey(requiredSecret(SECRET_PEPPER, SECRET_PEPPER_FILE));
     return new Settings(
         issuer(),
         tokenLifetime,
-        aesKey(requiredSecret(KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE)),
-        hmacKey(requiredSecret(SECRET_PEPPER, SECRET_PEPPER_FILE)),
+        keyEncryptionKey,
+        pepper,
         bootstrap(),
         organization(BOOTSTRAP_ORGANIZATION),
         keySize(),
@@ -148,7 +166,78 @@ public final class JndiSettings {
         managerGrantableScopes(),
         maxPublishedKeys(),
         bootstrapSecretFile(),
-        secretRotation());
+        secretRotation(),
+        previousKeys(
+            PREVIOUS_KEY_ENCRYPTION_KEYS,
+            PREVIOUS_KEY_ENCRYPTION_KEYS_FILE,
+            KEY_ENCRYPTION_KEY,
+            keyEncryptionKey,
+            JndiSettings::aesKey),
+        previousKeys(
+            PREVIOUS_SECRET_PEPPERS,
+            PREVIOUS_SECRET_PEPPERS_FILE,
+            SECRET_PEPPER,
+            pepper,
+            JndiSettings::hmacKey));
+  }
+
+  /**
+   * Issue 19: keys that only open what was sealed or digested before a rotation, comma- or
+   * whitespace-separated, each checked as {@code check} checks the current one. Each must differ
+   * from {@code current} and from the others; a problem names the entry and the key's position,
+   * never the key.
+   */
+  private List<SecretKey> previousKeys(
+      String entry,
+      String fileEntry,
+      String currentEntry,
+      SecretKey current,
+      Function<Secret, SecretKey> check) {
+    Optional<Secret> secret = secret(entry, fileEntry);
+    if (secret.isEmpty()) {
+      return List.of();
+    }
+    String[] texts = secret.get().text().split("[,\\s]+");
+    if (texts.length > MAX_PREVIOUS_KEYS) {
+      throw secret
+          .get()
+          .invalid(
+              "lists "
+                  + texts.length
+                  + " keys; keep at most "
+                  + MAX_PREVIOUS_KEYS
+                  + " (remove those no stored row uses any more)");
+    }
+    List<SecretKey> keys = new ArrayList<>();
+    for (int i = 0; i < texts.length; i++) {
+      String position = "key " + (i + 1) + " of " + texts.length;
+      if (texts[i].isEmpty()) {
+        throw secret.get().invalid("has an empty " + position + " (a stray comma?)");
+      }
+      SecretKey key =
+          check.apply(
+              new Secret(
+                  texts[i], secret.get().entry(), secret.get().about() + "(" + position + ") "));
+      if (MessageDigest.isEqual(key.getEncoded(), current.getEncoded())) {
+        throw secret
+            .get()
+            .invalid(
+                "("
+                    + position
+                    + ") is the same key as java:comp/env/"
+                    + currentEntry
+                    + "; a previous key must differ from the current one");
+      }
+      for (int j = 0; j < keys.size(); j++) {
+        if (MessageDigest.isEqual(key.getEncoded(), keys.get(j).getEncoded())) {
+          throw secret
+              .get()
+              .invalid("lists the same key twice (keys " + (j + 1) + " and " + (i + 1) + ")");
+        }
+      }
+      keys.add(key);
+    }
+    return List.copyOf(keys);
   }
 
   /**

@@ -33,6 +33,10 @@ import javax.crypto.SecretKey;
  *     (owner-only, once); empty: to the log
  * @param secretRotation how long a replaced client secret may keep working, and how old a current
  *     one may grow (issue 19)
+ * @param previousKeyEncryptionKeys earlier key-encryption keys, for opening what they sealed until
+ *     it is sealed anew under {@code keyEncryptionKey} (issue 19); never used to seal
+ * @param previousSecretPeppers earlier peppers, for checking secrets digested under them until a
+ *     successful authentication digests them anew under {@code secretPepper} (issue 19)
  */
 public record Settings(
     URI issuer,
@@ -51,7 +55,9 @@ public record Settings(
     List<String> managerGrantableScopes,
     int maxPublishedKeys,
     Optional<Path> bootstrapSecretFile,
-    SecretRotation secretRotation) {
+    SecretRotation secretRotation,
+    List<SecretKey> previousKeyEncryptionKeys,
+    List<SecretKey> previousSecretPeppers) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

@@ -68,7 +68,9 @@ class BootstrapTest {
         java.util.List.of(),
         10,
         secretFile,
-        Settings.SecretRotation.NONE);
+        Settings.SecretRotation.NONE,
+        List.of(),
+        List.of());
   }
 
   Bootstrap bootstrap(Database database) {

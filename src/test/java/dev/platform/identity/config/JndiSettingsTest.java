@@ -655,6 +655,95 @@ class JndiSettingsTest {
     assertTrue(message.contains("a relative path"), message);
   }
 
+  // Previous key-encryption keys and peppers (issue 19).
+
+  static final String OTHER_KEK = "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=";
+  static final String THIRD_KEK = "QEFCQ0RFRkdISUpLTE1OT1BRUlNUVVZXWFlaW1xdXl8=";
+  static final String OTHER_PEPPER = "b3RoZXItcGVwcGVyLWZvci10ZXN0cy1vbmx5LTMyYnl0ZXM=";
+
+  @Test
+  void whenPreviousKeysAreUnsetThenThereAreNone() {
+    Settings settings = read(valid());
+
+    assertEquals(List.of(), settings.previousKeyEncryptionKeys());
+    assertEquals(List.of(), settings.previousSecretPeppers());
+  }
+
+  @Test
+  void whenPreviousKeysAreListedThenEachIsReadInOrder() throws IOException {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS, OTHER_KEK + " , " + THIRD_KEK);
+    entries.put(
+        JndiSettings.PREVIOUS_SECRET_PEPPERS_FILE,
+        ownerOnly("peppers", OTHER_PEPPER + "\n" + OTHER_KEK + "\n").toString());
+
+    Settings settings = read(entries);
+
+    assertEquals(2, settings.previousKeyEncryptionKeys().size());
+    assertEquals("AES", settings.previousKeyEncryptionKeys().get(0).getAlgorithm());
+    assertEquals(
+        OTHER_KEK,
+        java.util.Base64.getEncoder()
+            .encodeToString(settings.previousKeyEncryptionKeys().get(0).getEncoded()));
+    assertEquals(2, settings.previousSecretPeppers().size());
+    assertEquals("HmacSHA256", settings.previousSecretPeppers().get(1).getAlgorithm());
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "identity/previousKeyEncryptionKeys|AAECAwQFBgcICQoLDA0ODw==|(key 1 of 1) must be 256 bits",
+        "identity/previousKeyEncryptionKeys|KEK|(key 1 of 1) is the same key as java:comp/env/"
+            + "identity/keyEncryptionKey; a previous key must differ from the current one",
+        "identity/previousKeyEncryptionKeys|OTHER,KEK|(key 2 of 2) is the same key as",
+        "identity/previousKeyEncryptionKeys|,OTHER|has an empty key 1 of 2",
+        "identity/previousKeyEncryptionKeys|OTHER OTHER|lists the same key twice (keys 1 and 2)",
+        "identity/previousKeyEncryptionKeys|OTHER,not*base64|(key 2 of 2) is not base64",
+        "identity/previousSecretPeppers|PEPPER|(key 1 of 1) is the same key as java:comp/env/"
+            + "identity/secretPepper",
+        "identity/previousSecretPeppers|AAECAwQFBgcICQoLDA0ODw==|(key 1 of 1) must be at least 256",
+      })
+  void whenAPreviousKeyIsInvalidThenTheEntryAndThePositionAreNamedAndNoKey(
+      String entry, String value, String why) {
+    Map<String, Object> entries = valid();
+    entries.put(
+        entry,
+        value
+            .replace("OTHER", entry.contains("Pepper") ? OTHER_PEPPER : OTHER_KEK)
+            .replace("KEK", KEK)
+            .replace("PEPPER", PEPPER));
+
+    String message = refused(entries).getMessage();
+
+    assertTrue(message.startsWith("java:comp/env/" + entry + " "), message);
+    assertTrue(message.contains(why), message);
+    assertFalse(message.contains(OTHER_KEK) || message.contains(OTHER_PEPPER), message);
+  }
+
+  @Test
+  void whenMoreThanFivePreviousKeysAreListedThenRefused() {
+    Map<String, Object> entries = valid();
+    entries.put(
+        JndiSettings.PREVIOUS_SECRET_PEPPERS,
+        String.join(",", java.util.Collections.nCopies(6, OTHER_PEPPER)));
+
+    assertTrue(refused(entries).getMessage().contains("lists 6 keys; keep at most 5"));
+  }
+
+  @Test
+  void whenAPreviousKeyIsGivenInBothFormsThenBothAreNamed() throws IOException {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS, OTHER_KEK);
+    entries.put(
+        JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS_FILE, ownerOnly("keks", OTHER_KEK).toString());
+
+    String message = refused(entries).getMessage();
+
+    assertTrue(message.contains(JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS_FILE), message);
+    assertTrue(message.contains("are both set"), message);
+  }
+
   /** Gives {@code path} to the user nobody, as only root may; false when not root. */
   static boolean chownToNobody(Path path) throws IOException {
     if (!"root".equals(System.getProperty("user.name"))) {
