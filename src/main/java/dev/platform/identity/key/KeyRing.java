@@ -26,6 +26,7 @@ public final class KeyRing {
   private final Clock clock;
   private final Duration cacheTime;
   private final AtomicReference<KeyRingSnapshot> snapshot = new AtomicReference<>();
+  private volatile int sealedUnderPreviousKeys;
 
   public KeyRing(SigningKeys keys, KeyEncryption encryption, KeySchedule schedule, Clock clock) {
     this.keys = keys;
@@ -52,6 +53,16 @@ public final class KeyRing {
    */
   public synchronized void refresh() {
     snapshot.set(KeyRingSnapshot.of(keys.all(), clock.instant(), snapshot.get(), encryption));
+    sealedUnderPreviousKeys = keys.sealedUnderPreviousKeys();
+  }
+
+  /**
+   * Issue 19 §2: how many stored keys (any state, refused ones included) were sealed under another
+   * key-encryption key than this node's current one, as of the last refresh. When it is 0 on every
+   * node, no row needs the previous key any more.
+   */
+  public int sealedUnderPreviousKeys() {
+    return sealedUnderPreviousKeys;
   }
 
   /**

@@ -88,7 +88,7 @@ final class KeyRingSnapshot {
       return false;
     }
     for (int i = 0; i < rows.size(); i++) {
-      if (!rows.get(i).hasSameSchedule(other.get(i))) {
+      if (!rows.get(i).isSameRow(other.get(i))) {
         return false;
       }
     }

@@ -96,7 +96,8 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   /**
-   * The scheduled step: reloads the ring, then creates the first key or the next one if it is due,
+   * The scheduled step: reloads the ring, re-encrypts the keys sealed under a previous
+   * key-encryption key ({@link #reseal}), then creates the first key or the next one if it is due,
    * and deletes some keys long out of the list. Never refused by {@code maxPublishedKeys}: the
    * schedule lists at most two keys of its own, and operators' rotations leave it a place.
    *
@@ -104,12 +105,40 @@ public final class KeyRotation implements AutoCloseable {
    */
   public boolean rotateIfDue() {
     ring.refresh();
+    if (reseal(ring.rows()) > 0) {
+      ring.refresh();
+    }
     Instant now = now();
     boolean created = createIfDue(ring.rows(), now);
     if (prune(ring.rows(), now) > 0) {
       ring.refresh();
     }
     return created;
+  }
+
+  /**
+   * Issue 19 §2: seals each of {@code rows} that is not under the current key-encryption key anew
+   * under it, one compare-and-set each; a row another node changed first is left to it. A node
+   * still on the old current key during a rolling change does the same the other way round, which
+   * keeps the count of such rows above 0 until every node has the new current key.
+   *
+   * @return how many rows this node re-encrypted
+   */
+  int reseal(List<SigningKey> rows) {
+    String current = encryption.current().id();
+    List<SigningKey> previous = rows.stream().filter(key -> !current.equals(key.kekId())).toList();
+    int resealed = (int) previous.stream().filter(keys::reseal).count();
+    if (resealed > 0) {
+      LOG.info(
+          "Re-encrypted "
+              + resealed
+              + " signing keys under key-encryption key "
+              + current
+              + " (they were under "
+              + String.join(", ", previous.stream().map(SigningKey::kekId).distinct().toList())
+              + ")");
+    }
+    return resealed;
   }
 
   /** Deletes up to {@link #PRUNE_BATCH} keys out of the list for {@link #PRUNE_AFTER}. */

@@ -5,7 +5,10 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 
 /**
  * The columns of a {@code signing_key} row that its MAC covers ({@link KeyRowMac}): the key
@@ -48,5 +51,27 @@ record KeyRow(
       throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
     return bytes.toByteArray();
+  }
+
+  /**
+   * The row at {@code rows}' cursor, from a query that selects these columns by name; for the Java
+   * migrations, which read through JDBC.
+   */
+  static KeyRow read(ResultSet rows) throws SQLException {
+    return new KeyRow(
+        rows.getString("kid"),
+        rows.getString("public_key"),
+        rows.getString("private_key"),
+        rows.getString("private_key_nonce"),
+        time(rows, "published_at"),
+        time(rows, "active_from"),
+        time(rows, "expires_at"),
+        time(rows, "revoked_at"),
+        time(rows, "created_at"));
+  }
+
+  private static Instant time(ResultSet rows, String column) throws SQLException {
+    OffsetDateTime time = rows.getObject(column, OffsetDateTime.class);
+    return time == null ? null : time.toInstant();
   }
 }

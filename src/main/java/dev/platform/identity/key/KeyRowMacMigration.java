@@ -12,8 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -78,7 +76,7 @@ public final class KeyRowMacMigration implements JavaMigration {
         PreparedStatement update = connection.prepareStatement(SET_MAC);
         ResultSet rows = query.executeQuery()) {
       while (rows.next()) {
-        KeyRow row = row(rows);
+        KeyRow row = KeyRow.read(rows);
         if (isWhole(row)) {
           update.setString(1, mac.of(row));
           update.setString(2, row.kid());
@@ -114,7 +112,8 @@ public final class KeyRowMacMigration implements JavaMigration {
               row.kid(),
               new SealedKey(
                   Base64.getDecoder().decode(row.privateKeyNonce()),
-                  Base64.getDecoder().decode(row.privateKey())));
+                  Base64.getDecoder().decode(row.privateKey()),
+                  encryption.current().id()));
       RSAPublicKey listed =
           (RSAPublicKey)
               KeyFactory.getInstance("RSA")
@@ -126,23 +125,5 @@ public final class KeyRowMacMigration implements JavaMigration {
     } catch (IllegalStateException | IllegalArgumentException | GeneralSecurityException e) {
       return false;
     }
-  }
-
-  private static KeyRow row(ResultSet rows) throws SQLException {
-    return new KeyRow(
-        rows.getString("kid"),
-        rows.getString("public_key"),
-        rows.getString("private_key"),
-        rows.getString("private_key_nonce"),
-        time(rows, "published_at"),
-        time(rows, "active_from"),
-        time(rows, "expires_at"),
-        time(rows, "revoked_at"),
-        time(rows, "created_at"));
-  }
-
-  private static Instant time(ResultSet rows, String column) throws SQLException {
-    OffsetDateTime time = rows.getObject(column, OffsetDateTime.class);
-    return time == null ? null : time.toInstant();
   }
 }

@@ -31,9 +31,20 @@ import java.util.Optional;
 @NamedQuery(
     name = SigningKey.IN_SLOT,
     query = "select count(k) from SigningKey k where k.scheduleSlot = :slot")
+@NamedQuery(
+    name = SigningKey.NOT_SEALED_UNDER,
+    query = "select count(k) from SigningKey k where k.kekId is null or k.kekId <> :kekId")
+@NamedQuery(
+    name = SigningKey.RESEAL,
+    query =
+        "update SigningKey k set k.privateKey = :privateKey, k.privateKeyNonce = :nonce,"
+            + " k.kekId = :kekId, k.rowMac = :rowMac"
+            + " where k.kid = :kid and k.kekId = :oldKekId and k.rowMac = :oldRowMac")
 public class SigningKey {
   static final String ALL = "SigningKey.all";
   static final String IN_SLOT = "SigningKey.inSlot";
+  static final String NOT_SEALED_UNDER = "SigningKey.notSealedUnder";
+  static final String RESEAL = "SigningKey.reseal";
 
   /** The slot of the very first key: two nodes starting on an empty database create one key. */
   static final String FIRST_SLOT = "first";
@@ -79,6 +90,13 @@ public class SigningKey {
   @Column(name = "row_mac")
   private String rowMac;
 
+  /**
+   * {@link KeyEncryptionKey#id()} of the key-encryption key that sealed the private key (V10); null
+   * in a row migration 11 found no configured key to vouch for, which is never served.
+   */
+  @Column(name = "kek_id")
+  private String kekId;
+
   protected SigningKey() {}
 
   private SigningKey(KeyMaterial material, String scheduleSlot, Instant now, Instant activeFrom) {
@@ -86,6 +104,7 @@ public class SigningKey {
     this.publicKey = Base64.getEncoder().encodeToString(material.publicKey());
     this.privateKey = Base64.getEncoder().encodeToString(material.privateKey().ciphertext());
     this.privateKeyNonce = Base64.getEncoder().encodeToString(material.privateKey().nonce());
+    this.kekId = material.privateKey().kekId();
     this.scheduleSlot = scheduleSlot;
     this.publishedAt = now;
     this.activeFrom = activeFrom;
@@ -134,9 +153,15 @@ public class SigningKey {
         && (expiresAt == null || time.isBefore(expiresAt));
   }
 
-  /** Whether {@code other} is this key with the same schedule (the key material never changes). */
-  boolean hasSameSchedule(SigningKey other) {
+  /**
+   * Whether {@code other} is this row unchanged: the same key with the same schedule, sealed under
+   * the same key-encryption key (the key material never changes; a re-encryption changes how it is
+   * sealed, and the MAC).
+   */
+  boolean isSameRow(SigningKey other) {
     return kid.equals(other.kid)
+        && Objects.equals(kekId, other.kekId)
+        && Objects.equals(rowMac, other.rowMac)
         && publishedAt.equals(other.publishedAt)
         && activeFrom.equals(other.activeFrom)
         && Objects.equals(expiresAt, other.expiresAt)
@@ -162,7 +187,10 @@ public class SigningKey {
     expiresAt = time;
   }
 
-  /** Computes the row's MAC anew: after creation and after every change of a trusted row. */
+  /**
+   * Computes the row's MAC anew: after creation and after every change of a trusted row. The MAC
+   * key is derived from the key-encryption key {@link #kekId()} names, so that choice binds it.
+   */
   void updateMac(KeyRowMac mac) {
     rowMac = mac.of(columns());
   }
@@ -172,7 +200,23 @@ public class SigningKey {
     return mac.verifies(columns(), rowMac);
   }
 
+  /** The row's MAC as stored; the compare-and-set of a re-encryption checks it. */
+  String rowMac() {
+    return rowMac;
+  }
+
+  /** The columns the MAC covers, with the private key {@code sealed} in place of the stored one. */
+  KeyRow columnsSealedAs(SealedKey sealed) {
+    return columns(
+        Base64.getEncoder().encodeToString(sealed.ciphertext()),
+        Base64.getEncoder().encodeToString(sealed.nonce()));
+  }
+
   private KeyRow columns() {
+    return columns(privateKey, privateKeyNonce);
+  }
+
+  private KeyRow columns(String privateKey, String privateKeyNonce) {
     return new KeyRow(
         kid,
         publicKey,
@@ -199,7 +243,12 @@ public class SigningKey {
   /** The private key as stored: encrypted. */
   SealedKey sealedPrivateKey() {
     return new SealedKey(
-        Base64.getDecoder().decode(privateKeyNonce), Base64.getDecoder().decode(privateKey));
+        Base64.getDecoder().decode(privateKeyNonce), Base64.getDecoder().decode(privateKey), kekId);
+  }
+
+  /** The id of the key-encryption key that sealed the private key; null if none vouched for it. */
+  String kekId() {
+    return kekId;
   }
 
   String scheduleSlot() {

@@ -3,6 +3,8 @@ package dev.platform.identity.key;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.db.Database;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -10,24 +12,25 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Logger;
-import javax.crypto.SecretKey;
 
 /**
  * The stored signing keys. Every read goes to the database; the key ring is the cache. A row whose
  * MAC ({@link KeyRowMac}) does not hold is refused: never listed, never signed with, never changed
  * (a change would compute a fresh MAC and so vouch for it), and named once in a SEVERE log line.
+ * Each row's MAC is under the key-encryption key its {@code kek_id} names (issue 19 §2), so during
+ * a rotation of that key every node trusts rows under the old and the new one alike.
  */
 public final class SigningKeys {
   private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
 
   private final Database database;
-  private final KeyRowMac mac;
+  private final KeyEncryption encryption;
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
 
-  /** The keys in {@code database}, their rows vouched for under {@code keyEncryptionKey}. */
-  public SigningKeys(Database database, SecretKey keyEncryptionKey) {
+  /** The keys in {@code database}, their rows vouched for under the keys of {@code encryption}. */
+  public SigningKeys(Database database, KeyEncryption encryption) {
     this.database = database;
-    this.mac = new KeyRowMac(keyEncryptionKey);
+    this.encryption = encryption;
   }
 
   /**
@@ -35,7 +38,9 @@ public final class SigningKeys {
    *
    * @throws IllegalStateException naming {@code java:comp/env/identity/keyEncryptionKey} when there
    *     are rows but none is trusted: the setting is not the key they were stored under (or every
-   *     row was changed without it), and the node must not start over with a key of its own
+   *     row was changed without it), and the node must not start over with a key of its own; or
+   *     when a row names a key-encryption key this node does not hold (the row may be the current
+   *     key, so it is never passed over)
    */
   public List<SigningKey> all() {
     return database.read(this::trusted);
@@ -69,11 +74,11 @@ public final class SigningKeys {
                 if (lock) {
                   lock(em);
                 }
-                List<SigningKey> stored = trusted(em);
+                List<SigningKey> stored = trusted(em, LockModeType.PESSIMISTIC_WRITE);
                 added[0] = change.apply(stored);
-                stored.forEach(key -> key.updateMac(mac)); // unchanged rows keep the same MAC
+                stored.forEach(key -> key.updateMac(macOf(key))); // unchanged rows keep their MAC
                 em.flush();
-                added[0].updateMac(mac);
+                added[0].updateMac(macOf(added[0]));
                 em.persist(added[0]);
                 return added[0];
               }));
@@ -93,12 +98,12 @@ public final class SigningKeys {
     return database.write(
         em -> {
           lock(em); // operators' key changes one after another, on every node
-          SigningKey key = em.find(SigningKey.class, kid);
+          SigningKey key = em.find(SigningKey.class, kid, LockModeType.PESSIMISTIC_WRITE);
           if (key == null || !isTrusted(key)) {
             return Optional.empty();
           }
           change.accept(key);
-          key.updateMac(mac);
+          key.updateMac(macOf(key));
           return Optional.of(key);
         });
   }
@@ -110,6 +115,52 @@ public final class SigningKeys {
             em.createQuery("delete from SigningKey k where k.kid in :kids")
                 .setParameter("kids", kids)
                 .executeUpdate());
+  }
+
+  /**
+   * Issue 19 §2: re-encrypts the private key of {@code key}, a trusted row as read before, under
+   * the current key-encryption key, and writes it with one compare-and-set on the whole row: its
+   * kid, its {@code kek_id} and its MAC as read (the MAC covers every other column that matters),
+   * so neither another node's re-encryption nor a concurrent revocation or expiry is overwritten.
+   *
+   * @return whether this call wrote it; false when the row changed (or went) since it was read
+   */
+  boolean reseal(SigningKey key) {
+    KeyEncryptionKey current = encryption.current();
+    SealedKey sealed = encryption.reseal(key.kid(), key.sealedPrivateKey());
+    String mac = current.mac().of(key.columnsSealedAs(sealed));
+    return database.write(
+            em ->
+                em.createNamedQuery(SigningKey.RESEAL)
+                    .setParameter(
+                        "privateKey", Base64.getEncoder().encodeToString(sealed.ciphertext()))
+                    .setParameter("nonce", Base64.getEncoder().encodeToString(sealed.nonce()))
+                    .setParameter("kekId", current.id())
+                    .setParameter("rowMac", mac)
+                    .setParameter("kid", key.kid())
+                    .setParameter("oldKekId", key.kekId())
+                    .setParameter("oldRowMac", key.rowMac())
+                    .executeUpdate())
+        == 1;
+  }
+
+  /**
+   * How many stored rows, trusted or not, in any state, are not sealed under this node's current
+   * key-encryption key: the old key may be removed once this is 0 on every node.
+   */
+  int sealedUnderPreviousKeys() {
+    return database
+        .read(
+            em ->
+                em.createNamedQuery(SigningKey.NOT_SEALED_UNDER, Long.class)
+                    .setParameter("kekId", encryption.current().id())
+                    .getSingleResult())
+        .intValue();
+  }
+
+  /** The MAC key of the key-encryption key that sealed {@code key}. */
+  private KeyRowMac macOf(SigningKey key) {
+    return encryption.named(key.kekId(), key.kid()).mac();
   }
 
   /**
@@ -132,7 +183,18 @@ public final class SigningKeys {
   }
 
   private List<SigningKey> trusted(EntityManager em) {
-    List<SigningKey> rows = em.createNamedQuery(SigningKey.ALL, SigningKey.class).getResultList();
+    return trusted(em, LockModeType.NONE);
+  }
+
+  /**
+   * The trusted rows. The writers read them with {@code lock}, {@code PESSIMISTIC_WRITE} (SELECT
+   * ... FOR UPDATE): a re-encryption ({@link #reseal}) committed meanwhile would otherwise be
+   * overwritten by their MAC of the old columns, and a re-encryption after them waits and then
+   * finds a MAC it did not read, so it changes nothing.
+   */
+  private List<SigningKey> trusted(EntityManager em, LockModeType lock) {
+    List<SigningKey> rows =
+        em.createNamedQuery(SigningKey.ALL, SigningKey.class).setLockMode(lock).getResultList();
     List<SigningKey> trusted = rows.stream().filter(this::isTrusted).toList();
     if (trusted.isEmpty() && !rows.isEmpty()) {
       throw new IllegalStateException(
@@ -146,8 +208,25 @@ public final class SigningKeys {
     return trusted;
   }
 
+  /**
+   * Whether the row is vouched for.
+   *
+   * @throws IllegalStateException naming the key-encryption key id and the kid when the row names a
+   *     key this node does not hold
+   */
   private boolean isTrusted(SigningKey key) {
-    if (key.macHolds(mac)) {
+    if (key.kekId() == null) {
+      if (reported.add(key.kid())) {
+        LOG.severe(
+            "Signing key row '"
+                + printable(key.kid())
+                + "' is refused and never served: its kek_id is empty, so no key-encryption key"
+                + " vouched for it when migration 11 ran (or it was written without one)."
+                + " Delete the row unless you know who made it.");
+      }
+      return false;
+    }
+    if (key.macHolds(encryption.named(key.kekId(), key.kid()).mac())) {
       return true;
     }
     if (reported.add(key.kid())) {

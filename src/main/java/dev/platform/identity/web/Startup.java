@@ -17,6 +17,7 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.key.KeyEncryption;
+import dev.platform.identity.key.KeyEncryptionKeyIdMigration;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.KeyRowMacMigration;
@@ -96,16 +97,22 @@ public class Startup implements ServletContextListener {
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
     ProxyWarning.logIfNoProxyIsTrusted(settings);
-    database = Database.fromJndi(new KeyRowMacMigration(settings.keyEncryptionKey()));
+    database =
+        Database.fromJndi(
+            new KeyRowMacMigration(settings.keyEncryptionKey()),
+            new KeyEncryptionKeyIdMigration(
+                settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys()));
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
     SecretDigest digest = new SecretDigest(settings.secretPepper());
     new PepperCheck(database.dataSource()).verify(digest);
     new Bootstrap(accounts, digest, clock, random).run(settings);
-    SigningKeys signingKeys = new SigningKeys(database, settings.keyEncryptionKey());
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
-    KeyEncryption keyEncryption = new KeyEncryption(settings.keyEncryptionKey(), random, rsa);
+    KeyEncryption keyEncryption =
+        new KeyEncryption(
+            settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random, rsa);
+    SigningKeys signingKeys = new SigningKeys(database, keyEncryption);
     KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
     // The one scheduler of the key rotation, the scope refresh and the rate limiter's clean-up;
     // close() shuts it down. Two threads, so that a slow rotation never delays the scope refresh.

@@ -210,10 +210,11 @@ class AdminAttackIT {
   /** A token of this service's own key whose exp has passed: only the time is wrong. */
   String expiredToken(String clientId) {
     SecretKeySpec kek = new SecretKeySpec(Base64.getDecoder().decode(TestSettings.KEK), "AES");
+    KeyEncryption encryption = new KeyEncryption(kek, new SecureRandom());
     KeyRing ring =
         new KeyRing(
-            new SigningKeys(node.database, kek),
-            new KeyEncryption(kek, new SecureRandom()),
+            new SigningKeys(node.database, encryption),
+            encryption,
             TestSettings.with(Map.of()).keySchedule(),
             Clock.systemUTC());
     ring.refresh();

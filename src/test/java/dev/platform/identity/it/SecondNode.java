@@ -8,10 +8,13 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.key.KeyEncryptionKeyIdMigration;
 import dev.platform.identity.key.KeyRowMacMigration;
 import java.security.SecureRandom;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
+import javax.crypto.SecretKey;
 
 /**
  * A second node on the deployment's in-memory database (same JVM): sets up and changes accounts the
@@ -23,11 +26,14 @@ final class SecondNode implements AutoCloseable {
   final SecretDigest digest = new SecretDigest(Deployments.pepper());
 
   SecondNode(String databaseName) {
-    // With the deployment's own Java migration, as every node opens the database (V6 resolved).
+    // With the deployment's own Java migrations, as every node opens the database (V6 and V11
+    // resolved).
+    SecretKey kek = TestSettings.with(java.util.Map.of()).keyEncryptionKey();
     database =
         Database.open(
             TestDatabases.h2DataSource(databaseName),
-            new KeyRowMacMigration(TestSettings.with(java.util.Map.of()).keyEncryptionKey()));
+            new KeyRowMacMigration(kek),
+            new KeyEncryptionKeyIdMigration(kek, List.of()));
     accounts = new ServiceAccounts(database);
   }
 

@@ -1,5 +1,6 @@
 package dev.platform.identity.key;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,7 +11,9 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.key.TestNodes.Node;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import javax.crypto.SecretKey;
 import org.junit.jupiter.api.Test;
 
 class KeyEncryptionTest {
@@ -91,5 +94,69 @@ class KeyEncryptionTest {
       }
     }
     return false;
+  }
+
+  @Test
+  void whenSealedThenTheKeyRecordsTheIdOfTheCurrentKeyEncryptionKey() throws Exception {
+    SealedKey sealed = encryption.seal("kid", new byte[] {1, 2, 3});
+
+    byte[] digest =
+        java.security.MessageDigest.getInstance("SHA-256")
+            .digest(settings.keyEncryptionKey().getEncoded());
+    assertEquals(java.util.HexFormat.of().formatHex(digest, 0, 8), sealed.kekId());
+    assertTrue(sealed.kekId().matches("[0-9a-f]{16}"), sealed.kekId());
+  }
+
+  @Test
+  void whenSealedUnderAPreviousKeyThenOpensUnderItByItsIdAndResealsUnderTheCurrentOne() {
+    KeyMaterial material = KeyMaterial.generate(2048, encryption, TestNodes.RANDOM);
+    SecretKey next = TestNodes.settings().keyEncryptionKey();
+    KeyEncryption rotated =
+        new KeyEncryption(
+            next, List.of(settings.keyEncryptionKey()), TestNodes.RANDOM, RsaProvider.jdk());
+
+    byte[] before = encryption.open(material.kid(), material.privateKey()).getEncoded();
+    SealedKey resealed = rotated.reseal(material.kid(), material.privateKey());
+
+    assertEquals(KeyEncryptionKey.idOf(next), resealed.kekId());
+    assertArrayEquals(before, rotated.open(material.kid(), material.privateKey()).getEncoded());
+    assertArrayEquals(before, rotated.open(material.kid(), resealed).getEncoded());
+    assertFalse(Arrays.equals(material.privateKey().nonce(), resealed.nonce()));
+    assertThrows(IllegalStateException.class, () -> encryption.open(material.kid(), resealed));
+  }
+
+  @Test
+  void whenTheKeyIdIsUnknownThenNoKeyIsTriedAndTheFailureNamesTheIdTheKidAndTheFix() {
+    KeyMaterial material = KeyMaterial.generate(2048, encryption, TestNodes.RANDOM);
+    KeyEncryption other =
+        new KeyEncryption(TestNodes.settings().keyEncryptionKey(), TestNodes.RANDOM);
+    String kekId = material.privateKey().kekId();
+
+    IllegalStateException failure =
+        assertThrows(
+            IllegalStateException.class, () -> other.open(material.kid(), material.privateKey()));
+
+    assertTrue(
+        failure.getMessage().startsWith(SETTING + " does not decrypt"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("key-encryption key " + kekId), failure.getMessage());
+    assertTrue(failure.getMessage().contains(material.kid()), failure.getMessage());
+    assertTrue(
+        failure.getMessage().contains("java:comp/env/identity/previousKeyEncryptionKeys"),
+        failure.getMessage());
+    assertEquals(null, failure.getCause(), "no decryption was tried");
+  }
+
+  @Test
+  void whenTheRowIsSealedUnderTheKeyItNamesButChangedThenTheFailureNamesThatKey() {
+    KeyMaterial material = KeyMaterial.generate(2048, encryption, TestNodes.RANDOM);
+    byte[] changed = material.privateKey().ciphertext().clone();
+    changed[0] ^= 1;
+    SealedKey tampered =
+        new SealedKey(material.privateKey().nonce(), changed, material.privateKey().kekId());
+
+    IllegalStateException failure =
+        assertThrows(IllegalStateException.class, () -> encryption.open(material.kid(), tampered));
+
+    assertTrue(failure.getMessage().contains(tampered.kekId()), failure.getMessage());
   }
 }

@@ -10,19 +10,23 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import javax.crypto.SecretKey;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
  * Signing-key rows as the versions before the row MAC wrote them: a database migrated to version 4
- * only, and rows inserted without {@code row_mac}.
+ * only, and rows inserted without {@code row_mac}; and, migrated on to version 9, as the versions
+ * before the key-encryption key id left them.
  */
 public final class LegacyKeyRows {
   private final DataSource dataSource;
   private final KeyEncryption encryption;
+  private final SecretKey keyEncryptionKey;
 
   private LegacyKeyRows(DataSource dataSource, Settings settings) {
     this.dataSource = dataSource;
+    this.keyEncryptionKey = settings.keyEncryptionKey();
     this.encryption = new KeyEncryption(settings.keyEncryptionKey(), TestNodes.RANDOM);
   }
 
@@ -35,6 +39,20 @@ public final class LegacyKeyRows {
         .load()
         .migrate();
     return new LegacyKeyRows(dataSource, settings);
+  }
+
+  /**
+   * Migrates {@code dataSource} to the schema of the versions before the key-encryption key id
+   * (V9), migration 6 vouching for the rows inserted so far under this key-encryption key.
+   */
+  public void migrateToVersion9() {
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations("classpath:db/migration")
+        .javaMigrations(new KeyRowMacMigration(keyEncryptionKey))
+        .target("9")
+        .load()
+        .migrate();
   }
 
   /** A key listed from {@code activeFrom} and signing from then; returns its kid. */

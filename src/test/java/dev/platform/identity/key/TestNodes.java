@@ -55,15 +55,29 @@ public final class TestNodes {
 
   /** A node on {@code dataSource} (migrated on opening); nothing is created until it rotates. */
   public static Node node(DataSource dataSource, Settings settings, Clock clock) {
-    Database db = Database.open(dataSource, new KeyRowMacMigration(settings.keyEncryptionKey()));
-    SigningKeys keys = new SigningKeys(db, settings.keyEncryptionKey());
-    KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), RANDOM);
+    Database db = open(dataSource, settings);
+    KeyEncryption encryption =
+        new KeyEncryption(
+            settings.keyEncryptionKey(),
+            settings.previousKeyEncryptionKeys(),
+            RANDOM,
+            RsaProvider.jdk());
+    SigningKeys keys = new SigningKeys(db, encryption);
     KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
     return new Node(
         db,
         keys,
         ring,
         new KeyRotation(keys, ring, encryption, settings, clock, RANDOM, SCHEDULER));
+  }
+
+  /** Opens {@code dataSource} as a node with {@code settings} does, with both Java migrations. */
+  static Database open(DataSource dataSource, Settings settings) {
+    return Database.open(
+        dataSource,
+        new KeyRowMacMigration(settings.keyEncryptionKey()),
+        new KeyEncryptionKeyIdMigration(
+            settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys()));
   }
 
   /** The default settings of web.xml, with a random key-encryption key. */
