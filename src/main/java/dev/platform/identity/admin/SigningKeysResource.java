@@ -38,9 +38,9 @@ public final class SigningKeysResource {
   }
 
   @GET
-  public Items<KeyStatus> list(@Context ContainerRequestContext request) {
+  public SigningKeyList list(@Context ContainerRequestContext request) {
     AdminAuth.caller(request);
-    return new Items<>(ring.statuses());
+    return new SigningKeyList(ring.statuses(), ring.sealedUnderPreviousKeys());
   }
 
   /** Publishes a new key now; it signs after the pre-publication time, or at once if immediate. */

@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param expiresAt when it leaves the list; null until its successor is scheduled
  * @param isCurrent whether it signs now
  * @param createdAt when it was created
+ * @param keyEncryptionKeyId the id of the key-encryption key its private key is sealed under (issue
+ *     19 §2): 16 hex characters of its SHA-256, not secret
  */
 public record KeyStatus(
     String kid,
@@ -20,7 +22,8 @@ public record KeyStatus(
     String activeFrom,
     String expiresAt,
     boolean isCurrent,
-    String createdAt) {
+    String createdAt,
+    String keyEncryptionKeyId) {
   private static final String REVOKED = "revoked";
 
   static KeyStatus of(SigningKey key, boolean isCurrent, Instant now) {
@@ -30,7 +33,8 @@ public record KeyStatus(
         key.activeFrom().toString(),
         key.expiresAt().map(Object::toString).orElse(null),
         isCurrent,
-        key.createdAt().toString());
+        key.createdAt().toString(),
+        key.kekId());
   }
 
   /** Whether the key was revoked (not part of the JSON: {@code state} says it there). */

@@ -2,6 +2,7 @@ package dev.platform.identity.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.key.KeyRing;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -13,23 +14,33 @@ import jakarta.ws.rs.core.Response;
 @Produces(MediaType.APPLICATION_JSON)
 public final class HealthResource {
   private final Database database;
+  private final KeyRing keyRing;
 
-  HealthResource(Database database) {
+  HealthResource(Database database, KeyRing keyRing) {
     this.database = database;
+    this.keyRing = keyRing;
   }
 
-  /** What a health check says: always {@code status}, and the database's state when asked. */
+  /**
+   * What a health check says: always {@code status}; when asked for readiness, the database's state
+   * and how many signing keys are still sealed under a previous key-encryption key (issue 19 §2: a
+   * rotation of that key is complete when this is 0 on every node).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record Health(String status, String database) {}
+  record Health(
+      String status, String database, Integer signingKeysUnderPreviousKeyEncryptionKeys) {}
 
   /** The process answers HTTP. */
   @GET
   @Path("live")
   public Health live() {
-    return new Health("UP", null);
+    return new Health("UP", null, null);
   }
 
-  /** The database answers and holds the newest schema: 200, else 503. */
+  /**
+   * The database answers and holds the newest schema: 200, else 503. The count of keys under a
+   * previous key-encryption key is the key ring's, as of its last refresh: no query of its own.
+   */
   @GET
   @Path("ready")
   public Response ready() {
@@ -37,7 +48,7 @@ public final class HealthResource {
     String state = ready ? "UP" : "DOWN";
     return Response.status(ready ? Response.Status.OK : Response.Status.SERVICE_UNAVAILABLE)
         .header("Cache-Control", "no-store")
-        .entity(new Health(state, state))
+        .entity(new Health(state, state, keyRing.sealedUnderPreviousKeys()))
         .build();
   }
 }

@@ -137,7 +137,7 @@ public class Startup implements ServletContextListener {
             new Json(),
             new ServerErrorMapper(),
             new PathParameters(),
-            new HealthResource(database),
+            new HealthResource(database, keyRing),
             new UnknownKeyMapper(),
             new PublicKeysResource(keyRing),
             new DiscoveryResource(settings.issuer(), scopes),

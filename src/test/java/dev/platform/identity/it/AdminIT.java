@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.audit.LogCapture;
+import dev.platform.identity.config.TestSettings;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -460,12 +461,16 @@ class AdminIT {
   }
 
   @Test
-  void whenKeysAreRotatedAndRevokedThenTheListAndTheTokensFollow() {
+  void whenKeysAreRotatedAndRevokedThenTheListAndTheTokensFollow() throws Exception {
     String admin = adminToken();
     Client keeper = create(admin, account("org-k", "\"identity:keys.manage\""));
     String keys = token(keeper.id(), keeper.secret());
-    JsonNode before = Http.json(call("GET", "/signing-keys", keys, null)).get("items");
+    JsonNode list = Http.json(call("GET", "/signing-keys", keys, null));
+    assertEquals(0, list.get("sealed_under_previous_key_encryption_keys").asInt(-1));
+    JsonNode before = list.get("items");
     assertEquals(1, before.size());
+    assertEquals(
+        keyEncryptionKeyId(), before.get(0).get("key_encryption_key_id").asText(), list.toString());
     String first = before.get(0).get("kid").asText();
     assertEquals("current", before.get(0).get("state").asText());
 
@@ -492,6 +497,14 @@ class AdminIT {
     message(call("POST", "/signing-keys/no-such-kid/revoke", keys, null), 404);
     message(call("POST", "/signing-keys/rotate?immediate=maybe", keys, null), 400);
     message(call("GET", "/service-accounts", keys, null), 403);
+  }
+
+  /** Issue 19 §2: hex of the first 8 bytes of the SHA-256 of the deployment's key. */
+  static String keyEncryptionKeyId() throws java.security.NoSuchAlgorithmException {
+    byte[] digest =
+        java.security.MessageDigest.getInstance("SHA-256")
+            .digest(Base64.getDecoder().decode(TestSettings.KEK));
+    return java.util.HexFormat.of().formatHex(digest, 0, 8);
   }
 
   String adminTokenKid() {

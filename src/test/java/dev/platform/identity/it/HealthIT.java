@@ -34,6 +34,8 @@ class HealthIT {
 
     assertEquals(200, response.statusCode());
     assertEquals("UP", Http.json(response).get("database").asText());
+    assertEquals(
+        0, Http.json(response).get("signing_keys_under_previous_key_encryption_keys").asInt(-1));
     assertEquals("no-store", response.headers().firstValue("Cache-Control").orElseThrow());
   }
 }
