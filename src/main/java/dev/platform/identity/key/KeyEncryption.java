@@ -6,9 +6,8 @@ import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +31,7 @@ public final class KeyEncryption {
   private static final int TAG_BITS = 128;
 
   private final KeyEncryptionKey current;
-  private final Map<String, KeyEncryptionKey> byId = new LinkedHashMap<>();
+  private final Map<String, KeyEncryptionKey> byId = new HashMap<>();
   private final SecureRandom random;
   private final RsaProvider rsa;
 
@@ -65,11 +64,6 @@ public final class KeyEncryption {
     return current;
   }
 
-  /** Every key this node holds, the current one first. */
-  List<KeyEncryptionKey> all() {
-    return new ArrayList<>(byId.values());
-  }
-
   /**
    * The key with id {@code kekId}, which the row of signing key {@code kid} names.
    *
@@ -97,7 +91,7 @@ public final class KeyEncryption {
                         + " or delete the row if nobody can vouch for it"));
   }
 
-  Optional<KeyEncryptionKey> find(String kekId) {
+  private Optional<KeyEncryptionKey> find(String kekId) {
     return Optional.ofNullable(kekId == null ? null : byId.get(kekId));
   }
 
