@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.key.TestNodes.Node;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +61,14 @@ class KeyEncryptionKeyRotationTest {
 
     // Phase 2, half-way: A has the new current key and reseals every row; B, not restarted yet,
     // reseals them back on its next refresh, so the two never both count 0.
-    restart("a", phase2);
+    try (LogCapture log = LogCapture.of(KeyRotation.class.getName())) {
+      restart("a", phase2);
+      assertTrue(
+          log.messages().stream()
+              .anyMatch(line -> line.contains(newId) && line.contains("under " + oldId)),
+          log.messages().toString());
+      assertTrue(log.messages().stream().noneMatch(line -> line.contains(newKey)));
+    }
     assertEquals(newId, node("a").keys().all().get(0).kekId());
     node("b").rotation().rotateIfDue();
     node("a").ring().refresh();
