@@ -8,7 +8,9 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.AccountStatus;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.FreshPostgres;
 import dev.platform.identity.key.LegacyKeyRows;
@@ -18,12 +20,15 @@ import dev.platform.identity.key.TestNodes.Node;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.ScopeCatalog;
+import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -203,6 +208,51 @@ class PostgresIT {
       assertTrue(node.ring().publicKey(swapped).isEmpty());
       assertEquals(List.of(whole), node.keys().all().stream().map(SigningKey::kid).toList());
     }
+  }
+
+  @Test
+  void whenTheKeyEncryptionKeyIsRotatedThenRowsAreResealedOnceAndStayTrustedOnEveryNode()
+      throws Exception {
+    String oldKey = TestSettings.KEK;
+    String newKey = Base64.getEncoder().encodeToString(new SecureRandom().generateSeed(32));
+    Settings before = kek(oldKey, "");
+    LegacyKeyRows legacy = LegacyKeyRows.on(dataSource(), before);
+    String kid = legacy.insert(NOW.minus(Duration.ofDays(10)), null);
+    legacy.migrateToVersion9(); // migration 11 finds the old key for it, as previous key
+    Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+
+    try (Node behind = TestNodes.node(dataSource(), kek(oldKey, newKey), clock);
+        Node a = TestNodes.node(dataSource(), kek(newKey, oldKey), clock);
+        Node b = TestNodes.node(dataSource(), kek(newKey, oldKey), clock)) {
+      race(a, b); // both reseal the one row at once: one compare-and-set wins
+      a.ring().refresh();
+      assertEquals(0, a.ring().sealedUnderPreviousKeys());
+      assertEquals(kid, b.ring().current().kid());
+
+      behind.rotation().rotateIfDue(); // phase 2 half-way: reseals it back
+      a.ring().refresh();
+      assertEquals(1, a.ring().sealedUnderPreviousKeys());
+      a.rotation().rotateIfDue();
+      behind.rotation().revoke(kid); // reads the row FOR UPDATE, MAC under the row's key
+
+      b.rotation().rotateIfDue();
+      assertEquals(0, b.ring().sealedUnderPreviousKeys());
+      assertTrue(revoked(b, kid), "the revocation was not overwritten, and B trusts the row");
+      assertTrue(revoked(behind, kid));
+    }
+  }
+
+  private static Settings kek(String current, String previous) {
+    return TestSettings.with(
+        Map.of(
+            JndiSettings.KEY_ENCRYPTION_KEY, current,
+            JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS, previous));
+  }
+
+  private static boolean revoked(Node node, String kid) {
+    return node.keys().all().stream()
+        .filter(key -> key.kid().equals(kid))
+        .anyMatch(key -> key.revokedAt().isPresent());
   }
 
   /** Both nodes run their scheduled step at once; returns how many of them created a key. */
