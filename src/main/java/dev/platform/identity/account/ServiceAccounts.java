@@ -97,6 +97,30 @@ public final class ServiceAccounts {
         });
   }
 
+  /**
+   * Issue 19 §3: replaces {@code old}, the account's current digest or else its previous one as
+   * {@code which} says, by {@code fresh}, in one compare-and-set UPDATE that changes nothing else.
+   *
+   * @return false when the row no longer holds {@code old}: someone else changed it first
+   */
+  public boolean redigest(
+      UUID clientId, SecretDigest.Match which, SecretDigest.Digest old, SecretDigest.Digest fresh) {
+    String column = which == SecretDigest.Match.CURRENT ? "secret" : "previous_secret";
+    String sql =
+        "update service_account set %1$s_digest = ?, %1$s_pepper_id = ?"
+            + " where client_id = ? and %1$s_digest = ? and %1$s_pepper_id = ?";
+    return database.write(
+        em ->
+            em.createNativeQuery(sql.formatted(column))
+                    .setParameter(1, fresh.value())
+                    .setParameter(2, fresh.pepperId())
+                    .setParameter(3, clientId.toString())
+                    .setParameter(4, old.value())
+                    .setParameter(5, old.pepperId())
+                    .executeUpdate()
+                == 1);
+  }
+
   /** Whether the database holds any account at all, tombstones included. */
   boolean isEmpty() {
     return database.read(

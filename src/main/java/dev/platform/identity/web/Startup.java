@@ -3,6 +3,7 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.PepperCheck;
 import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.SecretPepperIdMigration;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.ApiErrorMapper;
@@ -96,11 +97,15 @@ public class Startup implements ServletContextListener {
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
     ProxyWarning.logIfNoProxyIsTrusted(settings);
-    database = Database.fromJndi(new KeyRowMacMigration(settings.keyEncryptionKey()));
+    SecretDigest digest =
+        new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers());
+    database =
+        Database.fromJndi(
+            new KeyRowMacMigration(settings.keyEncryptionKey()),
+            new SecretPepperIdMigration(digest));
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
-    SecretDigest digest = new SecretDigest(settings.secretPepper());
     new PepperCheck(database.dataSource()).verify(digest);
     new Bootstrap(accounts, digest, clock, random).run(settings);
     SigningKeys signingKeys = new SigningKeys(database, settings.keyEncryptionKey());

@@ -8,6 +8,7 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.AccountStatus;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.FreshPostgres;
@@ -75,7 +76,7 @@ class PostgresIT {
               id,
               new AccountProfile(
                   "orders", "org-1", List.of("org-2"), List.of("kitchen:orders.create"), "kitchen"),
-              "digest",
+              TestAccounts.digest("digest"),
               NOW));
 
       ServiceAccount read = b.find(id).orElseThrow();
@@ -95,8 +96,9 @@ class PostgresIT {
       AccountProfile profile =
           new AccountProfile("orders", "org-1", List.of("org-2"), List.of("kitchen:*"), "kitchen");
       UUID id = UUID.randomUUID();
-      accounts.add(ServiceAccount.create(id, profile, "digest", NOW));
-      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy", NOW);
+      accounts.add(ServiceAccount.create(id, profile, TestAccounts.digest("digest"), NOW));
+      ServiceAccount decoy =
+          ServiceAccount.create(UUID.randomUUID(), profile, TestAccounts.digest("decoy"), NOW);
 
       ServiceAccounts.Lookup found = accounts.findOrDecoy(id, decoy);
       ServiceAccounts.Lookup unknown = accounts.findOrDecoy(UUID.randomUUID(), decoy);
@@ -104,11 +106,11 @@ class PostgresIT {
       assertTrue(found.found());
       assertEquals(id, found.account().clientId());
       assertEquals(List.of("org-1", "org-2"), found.account().accessibleOrgs());
-      assertEquals("digest", found.account().secretDigest());
+      assertEquals(TestAccounts.digest("digest"), found.account().secretDigest());
       assertEquals(NOW, found.account().createdAt());
       assertFalse(unknown.found());
       assertEquals(decoy.clientId(), unknown.account().clientId());
-      assertEquals("decoy", unknown.account().secretDigest());
+      assertEquals(TestAccounts.digest("decoy"), unknown.account().secretDigest());
       assertEquals(NOW, unknown.account().updatedAt());
       assertEquals(1, accounts.list(Optional.empty()).size());
     }
@@ -122,17 +124,28 @@ class PostgresIT {
           new AccountProfile("orders", "org-1", List.of(), List.of("kitchen:*"), "kitchen");
       UUID rotated = UUID.randomUUID();
       UUID plain = UUID.randomUUID();
-      accounts.add(ServiceAccount.create(rotated, profile, "old", NOW.minus(Duration.ofDays(100))));
-      accounts.add(ServiceAccount.create(plain, profile, "only", NOW.minus(Duration.ofDays(100))));
-      accounts.change(rotated, it -> it.replaceSecret("new", Duration.ofDays(1), NOW));
-      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy-old", NOW);
-      decoy.replaceSecret("decoy-new", Duration.ofDays(1000), NOW);
+      accounts.add(
+          ServiceAccount.create(
+              rotated, profile, TestAccounts.digest("old"), NOW.minus(Duration.ofDays(100))));
+      accounts.add(
+          ServiceAccount.create(
+              plain, profile, TestAccounts.digest("only"), NOW.minus(Duration.ofDays(100))));
+      accounts.change(
+          rotated, it -> it.replaceSecret(TestAccounts.digest("new"), Duration.ofDays(1), NOW));
+      ServiceAccount decoy =
+          ServiceAccount.create(UUID.randomUUID(), profile, TestAccounts.digest("decoy-old"), NOW);
+      decoy.replaceSecret(TestAccounts.digest("decoy-new"), Duration.ofDays(1000), NOW);
 
       assertEquals(
-          new ServiceAccount.Secrets("new", NOW, "old", NOW.plus(Duration.ofDays(1))),
+          new ServiceAccount.Secrets(
+              TestAccounts.digest("new"),
+              NOW,
+              TestAccounts.digest("old"),
+              NOW.plus(Duration.ofDays(1))),
           accounts.findOrDecoy(rotated, decoy).account().secrets());
       assertEquals(
-          new ServiceAccount.Secrets("only", NOW.minus(Duration.ofDays(100)), null, null),
+          new ServiceAccount.Secrets(
+              TestAccounts.digest("only"), NOW.minus(Duration.ofDays(100)), null, null),
           accounts.findOrDecoy(plain, decoy).account().secrets());
       assertEquals(
           decoy.secrets(), accounts.findOrDecoy(UUID.randomUUID(), decoy).account().secrets());

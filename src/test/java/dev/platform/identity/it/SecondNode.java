@@ -3,6 +3,7 @@ package dev.platform.identity.it;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ClientSecret;
 import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.SecretPepperIdMigration;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.TestSettings;
@@ -27,7 +28,8 @@ final class SecondNode implements AutoCloseable {
     database =
         Database.open(
             TestDatabases.h2DataSource(databaseName),
-            new KeyRowMacMigration(TestSettings.with(java.util.Map.of()).keyEncryptionKey()));
+            new KeyRowMacMigration(TestSettings.with(java.util.Map.of()).keyEncryptionKey()),
+            new SecretPepperIdMigration(digest));
     accounts = new ServiceAccounts(database);
   }
 

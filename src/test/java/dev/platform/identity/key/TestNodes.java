@@ -1,5 +1,7 @@
 package dev.platform.identity.key;
 
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.SecretPepperIdMigration;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.TestSettings;
@@ -55,7 +57,12 @@ public final class TestNodes {
 
   /** A node on {@code dataSource} (migrated on opening); nothing is created until it rotates. */
   public static Node node(DataSource dataSource, Settings settings, Clock clock) {
-    Database db = Database.open(dataSource, new KeyRowMacMigration(settings.keyEncryptionKey()));
+    Database db =
+        Database.open(
+            dataSource,
+            new KeyRowMacMigration(settings.keyEncryptionKey()),
+            new SecretPepperIdMigration(
+                new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers())));
     SigningKeys keys = new SigningKeys(db, settings.keyEncryptionKey());
     KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), RANDOM);
     KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
