@@ -4,11 +4,13 @@ import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.PepperCheck;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.SecretPepperIdMigration;
+import dev.platform.identity.account.SecretPeppers;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.ApiErrorMapper;
 import dev.platform.identity.admin.InvalidJsonMapper;
 import dev.platform.identity.admin.ScopesResource;
+import dev.platform.identity.admin.SecretPeppersResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditLog;
@@ -107,6 +109,8 @@ public class Startup implements ServletContextListener {
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
     new PepperCheck(database.dataSource()).verify(digest);
+    SecretPeppers peppers = new SecretPeppers(accounts, digest);
+    peppers.warnOfUnknownPeppers(clock.instant());
     new Bootstrap(accounts, digest, clock, random).run(settings);
     SigningKeys signingKeys = new SigningKeys(database, settings.keyEncryptionKey());
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
@@ -151,7 +155,8 @@ public class Startup implements ServletContextListener {
                 clock,
                 random),
             new ScopesResource(scopes),
-            new SigningKeysResource(keyRing, keyRotation, clock));
+            new SigningKeysResource(keyRing, keyRotation, clock),
+            new SecretPeppersResource(peppers, clock));
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
