@@ -84,8 +84,16 @@ public final class ClientAuthenticator {
     ServiceAccount account = lookup.account();
     Instant now = clock.instant();
     ServiceAccount.Secrets secrets = account.secrets();
-    // An expired previous secret is absent, yet compared all the same, against the decoy's.
-    SecretDigest.Digest previous = secrets.previousAt(now).orElse(decoy.secrets().previous());
+    // An expired previous secret is absent, yet compared all the same, against the decoy's; named
+    // under the current digest's pepper, so that the one HMAC serves both compares also for an
+    // account on a previous pepper (issue 19 §3). Nobody's secret has that digest under any pepper.
+    SecretDigest.Digest previous =
+        secrets
+            .previousAt(now)
+            .orElseGet(
+                () ->
+                    new SecretDigest.Digest(
+                        decoy.secrets().previous().value(), secrets.current().pepperId()));
     SecretDigest.Match match = digest.match(request.clientSecret(), secrets.current(), previous);
     if (!lookup.found() || match == SecretDigest.Match.NONE) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());

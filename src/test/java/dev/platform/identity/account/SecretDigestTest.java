@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
@@ -14,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SecretDigestTest {
   static SecretDigest digest(int pepperByte) {
     byte[] pepper = new byte[32];
-    java.util.Arrays.fill(pepper, (byte) pepperByte);
+    Arrays.fill(pepper, (byte) pepperByte);
     return new SecretDigest(new SecretKeySpec(pepper, "HmacSHA256"));
   }
 
@@ -62,17 +67,17 @@ class SecretDigestTest {
 
   static SecretKeySpec pepper(int fill) {
     byte[] pepper = new byte[32];
-    java.util.Arrays.fill(pepper, (byte) fill);
+    Arrays.fill(pepper, (byte) fill);
     return new SecretKeySpec(pepper, "HmacSHA256");
   }
 
   @Test
   void whenAPepperIsNamedThenItsIdIsTheFirstEightBytesOfItsSha256InHex() throws Exception {
-    byte[] hash = java.security.MessageDigest.getInstance("SHA-256").digest(pepper(1).getEncoded());
+    byte[] hash = MessageDigest.getInstance("SHA-256").digest(pepper(1).getEncoded());
 
     String id = PepperId.of(pepper(1));
 
-    assertEquals(java.util.HexFormat.of().formatHex(hash).substring(0, 16), id);
+    assertEquals(HexFormat.of().formatHex(hash).substring(0, 16), id);
     assertTrue(id.matches("[0-9a-f]{16}"), id);
     assertEquals(id, digest(1).currentPepperId());
     assertEquals(id, digest(1).of("a-secret").pepperId());
@@ -82,7 +87,7 @@ class SecretDigestTest {
   @Test
   void whenTheDigestIsUnderAPreviousPepperThenItMatchesUnderThatPepper() {
     SecretDigest.Digest old = digest(1).of("the-secret");
-    SecretDigest rotated = new SecretDigest(pepper(2), java.util.List.of(pepper(1)));
+    SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
 
     assertTrue(rotated.matches("the-secret", old));
     assertFalse(rotated.matches("another-secret", old));
@@ -93,7 +98,7 @@ class SecretDigestTest {
   @Test
   void whenTheDigestNamesAPepperThisNodeDoesNotHaveThenItNeverMatches() {
     SecretDigest.Digest strange = digest(3).of("the-secret");
-    SecretDigest rotated = new SecretDigest(pepper(2), java.util.List.of(pepper(1)));
+    SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
     // Even with the right value: only the id says which pepper, and this node has not got it.
     SecretDigest.Digest misnamed =
         new SecretDigest.Digest(digest(2).of("the-secret").value(), strange.pepperId());
@@ -105,7 +110,7 @@ class SecretDigestTest {
 
   @Test
   void whenAnOverlapSpansAPepperRotationThenEachSecretMatchesUnderItsOwnPepper() {
-    SecretDigest rotated = new SecretDigest(pepper(2), java.util.List.of(pepper(1)));
+    SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
     SecretDigest.Digest current = rotated.of("new-secret");
     SecretDigest.Digest previous = digest(1).of("old-secret");
 
@@ -116,15 +121,14 @@ class SecretDigestTest {
 
   @Test
   void whenAskedWhichPepperATextWasDigestedUnderThenTheAnswerIsItsIdOrNone() {
-    SecretDigest rotated = new SecretDigest(pepper(2), java.util.List.of(pepper(1)));
+    SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
 
     assertEquals(
-        java.util.Optional.of(digest(1).currentPepperId()),
+        Optional.of(digest(1).currentPepperId()),
         rotated.pepperOf("label", digest(1).of("label").value()));
     assertEquals(
-        java.util.Optional.of(rotated.currentPepperId()),
+        Optional.of(rotated.currentPepperId()),
         rotated.pepperOf("label", rotated.of("label").value()));
-    assertEquals(
-        java.util.Optional.empty(), rotated.pepperOf("label", digest(3).of("label").value()));
+    assertEquals(Optional.empty(), rotated.pepperOf("label", digest(3).of("label").value()));
   }
 }

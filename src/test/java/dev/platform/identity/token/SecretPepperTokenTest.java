@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
+import javax.crypto.SecretKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -204,5 +207,70 @@ class SecretPepperTokenTest {
     assertEquals(401, refusal.status());
     assertEquals(ClientAuthenticator.FAILED, refusal.description());
     assertEquals(1, counting.statements().size());
+  }
+
+  /** A pepper that counts how often its bytes are read: once per HMAC computed under it. */
+  static final class CountingPepper implements SecretKey {
+    final SecretKey real;
+    final AtomicInteger reads;
+
+    CountingPepper(SecretKey real, AtomicInteger reads) {
+      this.real = real;
+      this.reads = reads;
+    }
+
+    @Override
+    public String getAlgorithm() {
+      return real.getAlgorithm();
+    }
+
+    @Override
+    public String getFormat() {
+      return real.getFormat();
+    }
+
+    @Override
+    public byte[] getEncoded() {
+      reads.incrementAndGet();
+      return real.getEncoded();
+    }
+  }
+
+  @Test
+  void whenAnAccountIsOnThePreviousPepperThenItCostsAsManyHmacsAsAnUnknownClient() {
+    AtomicInteger reads = new AtomicInteger();
+    SecretDigest counted =
+        new SecretDigest(
+            new CountingPepper(settings.secretPepper(), reads),
+            List.of(new CountingPepper(oldSettings.secretPepper(), reads)));
+    ClientAuthenticator authenticator =
+        new ClientAuthenticator(accounts, counted, clock, Optional.empty());
+    UUID onOld = account(oldDigest.of("old-pepper-secret"));
+    UUID spanning = account(oldDigest.of("old-secret"));
+    accounts.change(
+        spanning,
+        it -> it.replaceSecret(digest.of("new-secret"), Duration.ofHours(24), clock.instant()));
+    ToIntFunction<String> cost =
+        body -> {
+          reads.set(0);
+          assertThrows(
+              OAuthError.class,
+              () ->
+                  authenticator.authenticate(
+                      TokenRequest.from(
+                          "grant_type=client_credentials&" + body,
+                          "application/x-www-form-urlencoded",
+                          null,
+                          null)));
+          return reads.get();
+        };
+
+    int unknown = cost.applyAsInt("client_id=" + UUID.randomUUID() + "&client_secret=wrong");
+    int old = cost.applyAsInt("client_id=" + onOld + "&client_secret=wrong");
+    int overlap = cost.applyAsInt("client_id=" + spanning + "&client_secret=wrong");
+
+    assertTrue(unknown > 0, "the decoy costs an HMAC");
+    assertEquals(unknown, old, "an account on the previous pepper: one HMAC, under it");
+    assertEquals(2 * unknown, overlap, "an overlap across the pepper rotation: one more HMAC");
   }
 }
