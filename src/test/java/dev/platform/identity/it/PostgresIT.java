@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.AccountStatus;
+import dev.platform.identity.account.PepperCheck;
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.SecretPepperIdMigration;
+import dev.platform.identity.account.SecretPeppers;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.account.TestAccounts;
@@ -19,10 +23,13 @@ import dev.platform.identity.key.TestNodes.Node;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.ScopeCatalog;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +39,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import javax.crypto.spec.SecretKeySpec;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -154,6 +163,99 @@ class PostgresIT {
           accounts.list(Optional.of("org-1"), Optional.of(NOW.minus(Duration.ofDays(80)))).stream()
               .map(ServiceAccount::clientId)
               .toList());
+    }
+  }
+
+  @Test
+  void whenThePepperIsRotatedThenOldRowsAreNamedMovedAndCountedOnPostgres() throws SQLException {
+    SecretDigest old = new SecretDigest(pepper(1));
+    SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
+    Flyway.configure()
+        .dataSource(dataSource())
+        .locations("classpath:db/migration")
+        .target("9")
+        .load()
+        .migrate();
+    UUID plain = UUID.randomUUID();
+    UUID inOverlap = UUID.randomUUID();
+    try (Connection connection = dataSource().getConnection()) {
+      legacyRow(connection, plain, old.of("plain-secret").value(), null);
+      legacyRow(connection, inOverlap, old.of("new-secret").value(), old.of("old-secret").value());
+    }
+
+    new PepperCheck(dataSource()).verify(old); // the check row of the legacy database
+
+    try (Database node = Database.open(dataSource(), new SecretPepperIdMigration(rotated))) {
+      new PepperCheck(dataSource()).verify(rotated);
+      new PepperCheck(dataSource()).verify(new SecretDigest(pepper(2)));
+      ServiceAccounts accounts = new ServiceAccounts(node);
+      ServiceAccount.Secrets secrets = accounts.find(inOverlap).orElseThrow().secrets();
+      assertEquals(old.currentPepperId(), secrets.current().pepperId());
+      assertEquals(old.currentPepperId(), secrets.previous().pepperId());
+      SecretPeppers peppers = new SecretPeppers(accounts, rotated);
+      assertEquals(2, peppers.census(NOW).onPreviousPeppers());
+
+      assertTrue(
+          accounts.redigest(
+              inOverlap,
+              SecretDigest.Match.PREVIOUS,
+              secrets.previous(),
+              rotated.of("old-secret")));
+      assertFalse(
+          accounts.redigest(
+              inOverlap, SecretDigest.Match.PREVIOUS, secrets.previous(), rotated.of("old-secret")),
+          "compare-and-set: the old digest is gone");
+      assertTrue(
+          accounts.redigest(
+              plain,
+              SecretDigest.Match.CURRENT,
+              accounts.find(plain).orElseThrow().secretDigest(),
+              rotated.of("plain-secret")));
+
+      ServiceAccount.Secrets moved = accounts.find(inOverlap).orElseThrow().secrets();
+      assertEquals(rotated.of("old-secret"), moved.previous());
+      assertEquals(secrets.current(), moved.current());
+      SecretPeppers.Census census = peppers.census(NOW);
+      assertEquals(1, census.onPreviousPeppers());
+      assertEquals(
+          java.util.Map.of(rotated.currentPepperId(), 2L, old.currentPepperId(), 1L),
+          census.byPepper());
+      assertEquals(
+          java.util.Map.of(rotated.currentPepperId(), 1L, old.currentPepperId(), 1L),
+          peppers.census(NOW.plus(Duration.ofDays(2))).byPepper(),
+          "an ended overlap counts no more");
+    }
+  }
+
+  static SecretKeySpec pepper(int fill) {
+    byte[] bytes = new byte[32];
+    java.util.Arrays.fill(bytes, (byte) fill);
+    return new SecretKeySpec(bytes, "HmacSHA256");
+  }
+
+  static void legacyRow(Connection connection, UUID id, String digest, String previous)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "insert into service_account (client_id, name, organization_id, accessible_orgs,"
+                + " scopes, service_name, status, secret_digest, created_at, updated_at,"
+                + " secret_created_at, previous_secret_digest, previous_secret_expires_at)"
+                + " values (?, 'legacy', 'org-a', 'org-a', 'catalog:products.view', 'catalog',"
+                + " 'ACTIVE', ?, ?, ?, ?, ?, ?)")) {
+      OffsetDateTime created =
+          OffsetDateTime.ofInstant(NOW.minus(Duration.ofDays(1)), ZoneOffset.UTC);
+      insert.setString(1, id.toString());
+      insert.setString(2, digest);
+      insert.setObject(3, created);
+      insert.setObject(4, created);
+      insert.setObject(5, created);
+      insert.setString(6, previous);
+      insert.setObject(
+          7,
+          previous == null
+              ? null
+              : OffsetDateTime.ofInstant(NOW.plus(Duration.ofDays(1)), ZoneOffset.UTC));
+      insert.executeUpdate();
     }
   }
 
