@@ -194,6 +194,11 @@ class SecretPepperTokenTest {
       assertEquals(1, log.messages().size(), log.messages().toString());
       assertTrue(log.messages().get(0).contains(id.toString()), log.messages().get(0));
       assertTrue(log.messages().stream().noneMatch(line -> line.contains("old-pepper-secret")));
+      String moved = digest.of("old-pepper-secret").value();
+      String stored = oldDigest.of("old-pepper-secret").value();
+      assertTrue(
+          log.messages().stream().noneMatch(line -> line.contains(moved) || line.contains(stored)),
+          log.messages().toString());
     }
     assertEquals(oldDigest.of("old-pepper-secret"), secrets(id).current());
   }
