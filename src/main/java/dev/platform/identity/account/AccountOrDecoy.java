@@ -17,10 +17,12 @@ import java.util.UUID;
  */
 final class AccountOrDecoy {
   /**
-   * The decoy's column values are the first thirteen parameters, the client_id the fourteenth. The
+   * The decoy's column values are the first fifteen parameters, the client_id the sixteenth. The
    * first column says whether the row is the account's. The previous secret's columns are null for
    * most accounts, so they take the decoy's values only when there is no account (issue 19): the
-   * decoy has the shape of an account in an overlap, and an account is never given its secrets.
+   * decoy has the shape of an account in an overlap, and an account is never given its secrets. The
+   * last two columns are the ids of the peppers the two digests are under (issue 19 §3); the
+   * decoy's are the current pepper's, so it costs one HMAC like an account on the current pepper.
    */
   static final String SQL =
       "select a.client_id is not null,"
@@ -29,7 +31,9 @@ final class AccountOrDecoy {
           + " coalesce(a.status, ?), coalesce(a.secret_digest, ?), coalesce(a.created_at, ?),"
           + " coalesce(a.updated_at, ?), coalesce(a.secret_created_at, ?),"
           + " case when a.client_id is null then ? else a.previous_secret_digest end,"
-          + " case when a.client_id is null then ? else a.previous_secret_expires_at end"
+          + " case when a.client_id is null then ? else a.previous_secret_expires_at end,"
+          + " coalesce(a.secret_pepper_id, ?),"
+          + " case when a.client_id is null then ? else a.previous_secret_pepper_id end"
           + " from (select 1 as one) always_one_row"
           + " left join service_account a on a.client_id = ?";
 
@@ -54,6 +58,8 @@ final class AccountOrDecoy {
 
   private static Object[] columns(ServiceAccount decoy) {
     ServiceAccount.Secrets secrets = decoy.secrets();
+    SecretDigest.Digest previous =
+        Objects.requireNonNullElse(secrets.previous(), secrets.current());
     return new Object[] {
       decoy.clientId().toString(),
       decoy.name(),
@@ -62,15 +68,17 @@ final class AccountOrDecoy {
       WORDS.convertToDatabaseColumn(decoy.scopes()),
       decoy.serviceName(),
       decoy.status().name(),
-      secrets.current(),
+      secrets.current().value(),
       INSTANTS.convertToDatabaseColumn(decoy.createdAt()),
       INSTANTS.convertToDatabaseColumn(decoy.updatedAt()),
       INSTANTS.convertToDatabaseColumn(secrets.currentCreatedAt()),
       // Never a null parameter (PostgreSQL could not type it): a decoy without a previous secret
       // reads back as one whose previous secret is its current one, expired when it was made.
-      Objects.requireNonNullElse(secrets.previous(), secrets.current()),
+      previous.value(),
       INSTANTS.convertToDatabaseColumn(
-          Objects.requireNonNullElse(secrets.previousExpiresAt(), secrets.currentCreatedAt()))
+          Objects.requireNonNullElse(secrets.previousExpiresAt(), secrets.currentCreatedAt())),
+      secrets.current().pepperId(),
+      previous.pepperId()
     };
   }
 
@@ -85,7 +93,10 @@ final class AccountOrDecoy {
             (String) row[6]),
         AccountStatus.valueOf((String) row[7]),
         new ServiceAccount.Secrets(
-            (String) row[8], instant(row[11]), (String) row[12], instant(row[13])),
+            new SecretDigest.Digest((String) row[8], (String) row[14]),
+            instant(row[11]),
+            row[12] == null ? null : new SecretDigest.Digest((String) row[12], (String) row[15]),
+            instant(row[13])),
         instant(row[9]),
         instant(row[10]));
   }

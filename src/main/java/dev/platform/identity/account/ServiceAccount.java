@@ -80,11 +80,17 @@ public class ServiceAccount {
   @Column(name = "secret_digest")
   private String secretDigest;
 
+  @Column(name = "secret_pepper_id")
+  private String secretPepperId;
+
   @Column(name = "secret_created_at")
   private Instant secretCreatedAt;
 
   @Column(name = "previous_secret_digest")
   private String previousSecretDigest;
+
+  @Column(name = "previous_secret_pepper_id")
+  private String previousSecretPepperId;
 
   @Column(name = "previous_secret_expires_at")
   private Instant previousSecretExpiresAt;
@@ -97,7 +103,8 @@ public class ServiceAccount {
 
   protected ServiceAccount() {}
 
-  private ServiceAccount(UUID clientId, AccountProfile profile, String secretDigest, Instant now) {
+  private ServiceAccount(
+      UUID clientId, AccountProfile profile, SecretDigest.Digest secretDigest, Instant now) {
     this.clientId = clientId.toString();
     this.name = profile.name();
     this.organizationId = profile.organizationId();
@@ -107,7 +114,8 @@ public class ServiceAccount {
     this.scopes = distinct(profile.scopes());
     this.serviceName = profile.serviceName();
     this.status = AccountStatus.ACTIVE;
-    this.secretDigest = secretDigest;
+    this.secretDigest = secretDigest.value();
+    this.secretPepperId = secretDigest.pepperId();
     this.secretCreatedAt = now;
     this.createdAt = now;
     this.updatedAt = now;
@@ -133,9 +141,13 @@ public class ServiceAccount {
     account.scopes = profile.scopes();
     account.serviceName = profile.serviceName();
     account.status = status;
-    account.secretDigest = secrets.current();
+    account.secretDigest = secrets.current().value();
+    account.secretPepperId = secrets.current().pepperId();
     account.secretCreatedAt = secrets.currentCreatedAt();
-    account.previousSecretDigest = secrets.previous();
+    if (secrets.previous() != null) {
+      account.previousSecretDigest = secrets.previous().value();
+      account.previousSecretPepperId = secrets.previous().pepperId();
+    }
     account.previousSecretExpiresAt = secrets.previousExpiresAt();
     account.createdAt = createdAt;
     account.updatedAt = updatedAt;
@@ -144,7 +156,7 @@ public class ServiceAccount {
 
   /** A new active account; its primary organization is always the first accessible one. */
   public static ServiceAccount create(
-      UUID clientId, AccountProfile profile, String secretDigest, Instant now) {
+      UUID clientId, AccountProfile profile, SecretDigest.Digest secretDigest, Instant now) {
     return new ServiceAccount(clientId, profile, secretDigest, now);
   }
 
@@ -167,7 +179,7 @@ public class ServiceAccount {
   }
 
   /** The old secret fails from the next request on (SPEC 3.1). */
-  public void replaceSecret(String newDigest, Instant now) {
+  public void replaceSecret(SecretDigest.Digest newDigest, Instant now) {
     replaceSecret(newDigest, Duration.ZERO, now);
   }
 
@@ -176,17 +188,17 @@ public class ServiceAccount {
    * or fails at once when that is zero. An account holds at most two secrets, so a rotation during
    * an overlap ends the older overlap at once: the previous secret is always the one just replaced.
    */
-  public void replaceSecret(String newDigest, Duration overlap, Instant now) {
+  public void replaceSecret(SecretDigest.Digest newDigest, Duration overlap, Instant now) {
     replaceSecret(newDigest, overlap, Optional.empty(), now);
   }
 
   /**
-   * As {@link #replaceSecret(String, Duration, Instant)}, but the replaced secret never outlives
-   * {@code maxAge} from its own creation: an overlap cannot revive a secret already refused as too
-   * old, nor stretch one past its age limit.
+   * As {@link #replaceSecret(SecretDigest.Digest, Duration, Instant)}, but the replaced secret
+   * never outlives {@code maxAge} from its own creation: an overlap cannot revive a secret already
+   * refused as too old, nor stretch one past its age limit.
    */
   public void replaceSecret(
-      String newDigest, Duration overlap, Optional<Duration> maxAge, Instant now) {
+      SecretDigest.Digest newDigest, Duration overlap, Optional<Duration> maxAge, Instant now) {
     requireNotDeleted("given a new secret");
     Instant until = now.plus(overlap);
     if (maxAge.isPresent() && until.isAfter(secretCreatedAt.plus(maxAge.get()))) {
@@ -194,9 +206,11 @@ public class ServiceAccount {
     }
     boolean keepsPrevious = until.isAfter(now);
     previousSecretDigest = keepsPrevious ? secretDigest : null;
+    previousSecretPepperId = keepsPrevious ? secretPepperId : null;
     // Microseconds, as both databases store them: the rotation's answer shows what later reads do.
     previousSecretExpiresAt = keepsPrevious ? until.truncatedTo(ChronoUnit.MICROS) : null;
-    secretDigest = newDigest;
+    secretDigest = newDigest.value();
+    secretPepperId = newDigest.pepperId();
     secretCreatedAt = now;
     updatedAt = now;
   }
@@ -257,14 +271,20 @@ public class ServiceAccount {
     return status == AccountStatus.DELETED;
   }
 
-  public String secretDigest() {
-    return secretDigest;
+  /** The current secret's digest and the id of the pepper it is under. */
+  public SecretDigest.Digest secretDigest() {
+    return new SecretDigest.Digest(secretDigest, secretPepperId);
   }
 
   /** The stored digests and their times, as they are, an expired previous one included. */
   public Secrets secrets() {
     return new Secrets(
-        secretDigest, secretCreatedAt, previousSecretDigest, previousSecretExpiresAt);
+        secretDigest(),
+        secretCreatedAt,
+        previousSecretDigest == null
+            ? null
+            : new SecretDigest.Digest(previousSecretDigest, previousSecretPepperId),
+        previousSecretExpiresAt);
   }
 
   /** When the current secret was made: at creation, then at each rotation. */
@@ -279,13 +299,17 @@ public class ServiceAccount {
 
   /**
    * An account's secrets as stored (issue 19): the current digest and when it was made, and the
-   * previous digest with the moment it stops authenticating (both null when there is none).
+   * previous digest with the moment it stops authenticating (both null when there is none). Each
+   * digest names the pepper it is under.
    */
   public record Secrets(
-      String current, Instant currentCreatedAt, String previous, Instant previousExpiresAt) {
+      SecretDigest.Digest current,
+      Instant currentCreatedAt,
+      SecretDigest.Digest previous,
+      Instant previousExpiresAt) {
 
     /** The previous digest while it still authenticates at {@code now}. */
-    public Optional<String> previousAt(Instant now) {
+    public Optional<SecretDigest.Digest> previousAt(Instant now) {
       return previousExpiresAt != null && previousExpiresAt.isAfter(now)
           ? Optional.of(previous)
           : Optional.empty();

@@ -1,6 +1,7 @@
 package dev.platform.identity.account;
 
 import dev.platform.identity.db.Database;
+import dev.platform.identity.db.InstantConverter;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.TypedQuery;
@@ -12,6 +13,13 @@ import java.util.function.Consumer;
 
 /** The stored service accounts. Every read goes to the database (DESIGN decision 3). */
 public final class ServiceAccounts {
+  private static final String PEPPER_PAIRS =
+      "select current_pepper, previous_pepper, count(*) from (select secret_pepper_id"
+          + " current_pepper, case when previous_secret_expires_at > ? then"
+          + " previous_secret_pepper_id end previous_pepper from service_account"
+          + " where status <> ?) pairs group by current_pepper, previous_pepper";
+  private static final InstantConverter INSTANTS = new InstantConverter();
+
   private final Database database;
 
   public ServiceAccounts(Database database) {
@@ -96,6 +104,56 @@ public final class ServiceAccounts {
           return Optional.ofNullable(account);
         });
   }
+
+  /**
+   * Issue 19 §3: replaces {@code old}, the account's current digest or else its previous one as
+   * {@code which} says, by {@code fresh}, in one compare-and-set UPDATE that changes nothing else.
+   *
+   * @return false when the row no longer holds {@code old}: someone else changed it first
+   */
+  public boolean redigest(
+      UUID clientId, SecretDigest.Match which, SecretDigest.Digest old, SecretDigest.Digest fresh) {
+    String column = which == SecretDigest.Match.CURRENT ? "secret" : "previous_secret";
+    String sql =
+        "update service_account set %1$s_digest = ?, %1$s_pepper_id = ?"
+            + " where client_id = ? and %1$s_digest = ? and %1$s_pepper_id = ?";
+    return database.write(
+        em ->
+            em.createNativeQuery(sql.formatted(column))
+                    .setParameter(1, fresh.value())
+                    .setParameter(2, fresh.pepperId())
+                    .setParameter(3, clientId.toString())
+                    .setParameter(4, old.value())
+                    .setParameter(5, old.pepperId())
+                    .executeUpdate()
+                == 1);
+  }
+
+  /**
+   * Issue 19 §3: how many accounts that are not deleted have each pair of pepper ids: their current
+   * digest's, and their previous digest's while it still authenticates at {@code now} (else null).
+   * A few rows, however many accounts.
+   */
+  public List<PepperPair> pepperPairs(Instant now) {
+    return database.read(
+        em -> {
+          @SuppressWarnings("unchecked")
+          List<Object[]> rows =
+              em.createNativeQuery(PEPPER_PAIRS)
+                  .setParameter(1, INSTANTS.convertToDatabaseColumn(now))
+                  .setParameter(2, AccountStatus.DELETED.name())
+                  .getResultList();
+          return rows.stream()
+              .map(
+                  row ->
+                      new PepperPair(
+                          (String) row[0], (String) row[1], ((Number) row[2]).longValue()))
+              .toList();
+        });
+  }
+
+  /** One answer of {@link #pepperPairs}: {@code previous} is null without a working one. */
+  public record PepperPair(String current, String previous, long accounts) {}
 
   /** Whether the database holds any account at all, tombstones included. */
   boolean isEmpty() {

@@ -161,7 +161,7 @@ public final class ServiceAccountsResource {
       String body,
       @Context ContainerRequestContext request) {
     String secret = ClientSecret.generate(random);
-    String newDigest = digest.of(secret);
+    SecretDigest.Digest newDigest = digest.of(secret);
     ServiceAccount changed =
         change(
             clientId,

@@ -10,11 +10,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Checks a client's id and secret against its account (SPEC 7.1, 3.1): one primary-key read, one
  * HMAC and two constant-time compares (current and previous secret, issue 19), the same work
- * whether or not the account exists and whether or not it has a previous secret (issue 26).
+ * whether or not the account exists and whether or not it has a previous secret (issue 26). The
+ * HMAC is under the pepper the account's row names (issue 19 §3); only an overlap whose two secrets
+ * are under different peppers costs a second one. A secret proven against a digest under a previous
+ * pepper is digested anew under the current one, in one UPDATE on that rare path.
  */
 public final class ClientAuthenticator {
   static final String FAILED = "Client authentication failed: unknown client or wrong secret";
@@ -26,6 +31,8 @@ public final class ClientAuthenticator {
 
   /** The decoy's previous secret never expires in any clock a deployment has. */
   private static final Duration DECOY_OVERLAP = Duration.ofDays(365L * 200);
+
+  private static final Logger LOG = Logger.getLogger(ClientAuthenticator.class.getName());
 
   private final ServiceAccounts accounts;
   private final SecretDigest digest;
@@ -77,11 +84,24 @@ public final class ClientAuthenticator {
     ServiceAccount account = lookup.account();
     Instant now = clock.instant();
     ServiceAccount.Secrets secrets = account.secrets();
-    // An expired previous secret is absent, yet compared all the same, against the decoy's.
-    String previous = secrets.previousAt(now).orElse(decoy.secrets().previous());
+    // An expired previous secret is absent, yet compared all the same, against the decoy's; named
+    // under the current digest's pepper, so that the one HMAC serves both compares also for an
+    // account on a previous pepper (issue 19 §3). Nobody's secret has that digest under any pepper.
+    SecretDigest.Digest previous =
+        secrets
+            .previousAt(now)
+            .orElseGet(
+                () ->
+                    new SecretDigest.Digest(
+                        decoy.secrets().previous().value(), secrets.current().pepperId()));
     SecretDigest.Match match = digest.match(request.clientSecret(), secrets.current(), previous);
     if (!lookup.found() || match == SecretDigest.Match.NONE) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());
+    }
+    SecretDigest.Digest matched =
+        match == SecretDigest.Match.CURRENT ? secrets.current() : previous;
+    if (!matched.pepperId().equals(digest.currentPepperId())) {
+      movePepper(account, match, matched, request.clientSecret());
     }
     if (!account.isActive()) {
       throw OAuthError.invalidClient(REVOKED, request.usedBasic());
@@ -96,6 +116,28 @@ public final class ClientAuthenticator {
                 now.plus(EXPIRY_WARNING).isAfter(at)
                     && notices.firstToday(account.clientId(), now));
     return new Authenticated(account, match, notice);
+  }
+
+  /**
+   * Issue 19 §3: the secret is proven, so its digest under a previous pepper is made anew under the
+   * current one, whatever the account's status. Only an optimisation of the rotation: a failure is
+   * logged, and the request goes on.
+   */
+  private void movePepper(
+      ServiceAccount account, SecretDigest.Match which, SecretDigest.Digest old, String secret) {
+    try {
+      accounts.redigest(account.clientId(), which, old, digest.of(secret));
+    } catch (RuntimeException e) {
+      LOG.log(
+          Level.WARNING,
+          "The secret of service account "
+              + account.clientId()
+              + " could not be moved from pepper "
+              + old.pepperId()
+              + " to the current pepper; its next token request tries again: "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /**

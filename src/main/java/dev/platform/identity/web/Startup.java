@@ -3,11 +3,14 @@ package dev.platform.identity.web;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.PepperCheck;
 import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.SecretPepperIdMigration;
+import dev.platform.identity.account.SecretPeppers;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.ApiErrorMapper;
 import dev.platform.identity.admin.InvalidJsonMapper;
 import dev.platform.identity.admin.ScopesResource;
+import dev.platform.identity.admin.SecretPeppersResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditLog;
@@ -47,6 +50,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.flywaydb.core.api.migration.JavaMigration;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.servlet.ServletContainer;
@@ -97,16 +101,15 @@ public class Startup implements ServletContextListener {
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
     ProxyWarning.logIfNoProxyIsTrusted(settings);
-    database =
-        Database.fromJndi(
-            new KeyRowMacMigration(settings.keyEncryptionKey()),
-            new KeyEncryptionKeyIdMigration(
-                settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys()));
+    SecretDigest digest =
+        new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers());
+    database = Database.fromJndi(javaMigrations(settings));
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();
     ServiceAccounts accounts = new ServiceAccounts(database);
-    SecretDigest digest = new SecretDigest(settings.secretPepper());
     new PepperCheck(database.dataSource()).verify(digest);
+    SecretPeppers peppers = new SecretPeppers(accounts, digest);
+    peppers.warnOfUnknownPeppers(clock.instant());
     new Bootstrap(accounts, digest, clock, random).run(settings);
     RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
     KeyEncryption keyEncryption =
@@ -153,7 +156,8 @@ public class Startup implements ServletContextListener {
                 clock,
                 random),
             new ScopesResource(scopes),
-            new SigningKeysResource(keyRing, keyRotation, clock));
+            new SigningKeysResource(keyRing, keyRotation, clock),
+            new SecretPeppersResource(peppers, clock));
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
@@ -196,6 +200,21 @@ public class Startup implements ServletContextListener {
     servlet.addMapping("/*");
     servlet.setLoadOnStartup(1);
     LOG.info("The identity service is up; issuer " + settings.issuer());
+  }
+
+  /**
+   * The Flyway migrations written in Java, each holding a key from {@code settings} that SQL cannot
+   * (V6 row MACs, V11 key-encryption key ids, V13 pepper ids): every node, and every test that
+   * opens a database as a node does, runs these.
+   */
+  public static JavaMigration[] javaMigrations(Settings settings) {
+    return new JavaMigration[] {
+      new KeyRowMacMigration(settings.keyEncryptionKey()),
+      new KeyEncryptionKeyIdMigration(
+          settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys()),
+      new SecretPepperIdMigration(
+          new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers()))
+    };
   }
 
   /** The memory store, or the database's for several nodes (PostgreSQL only). */

@@ -123,7 +123,10 @@ class BootstrapTest {
       new ServiceAccounts(database)
           .add(
               ServiceAccount.create(
-                  UUID.randomUUID(), TestAccounts.catalogReader(), "d", CLOCK.instant()));
+                  UUID.randomUUID(),
+                  TestAccounts.catalogReader(),
+                  TestAccounts.digest("d"),
+                  CLOCK.instant()));
 
       bootstrap(database).run(settings(Optional.empty()));
 

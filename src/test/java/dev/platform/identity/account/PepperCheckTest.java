@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
@@ -13,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
 import java.util.UUID;
 import javax.crypto.spec.SecretKeySpec;
 import javax.sql.DataSource;
@@ -82,7 +84,7 @@ class PepperCheckTest {
       new PepperCheck(database.dataSource()).verify(digest(65));
 
       assertFalse(text(database.dataSource()).contains("AAAA"));
-      assertEquals(digest(65).of(PepperCheck.LABEL), text(database.dataSource()));
+      assertEquals(digest(65).of(PepperCheck.LABEL).value(), text(database.dataSource()));
     }
   }
 
@@ -101,6 +103,48 @@ class PepperCheckTest {
         ResultSet row = statement.executeQuery("select check_value from secret_pepper_check")) {
       row.next();
       return row.getString(1);
+    }
+  }
+
+  @Test
+  void whenThePepperWasRotatedThenTheCheckUnderThePreviousPepperPassesAndIsRewritten()
+      throws SQLException {
+    try (Database database = TestDatabases.h2();
+        LogCapture log = LogCapture.of(PepperCheck.class.getName())) {
+      new PepperCheck(database.dataSource()).verify(digest(1));
+      SecretDigest rotated =
+          new SecretDigest(SecretDigestTest.pepper(2), List.of(SecretDigestTest.pepper(1)));
+
+      new PepperCheck(database.dataSource()).verify(rotated);
+
+      assertEquals(digest(2).of(PepperCheck.LABEL).value(), text(database.dataSource()));
+      assertTrue(
+          log.messages().stream()
+              .anyMatch(line -> line.contains("previous pepper " + digest(1).currentPepperId())),
+          log.messages().toString());
+      // Phase 3 of the rotation: a node with the new pepper alone starts.
+      new PepperCheck(database.dataSource()).verify(digest(2));
+      // And the old pepper alone no longer does.
+      InvalidSettingException e =
+          assertThrows(
+              InvalidSettingException.class,
+              () -> new PepperCheck(database.dataSource()).verify(digest(1)));
+      assertTrue(e.getMessage().contains("identity/previousSecretPeppers"), e.getMessage());
+    }
+  }
+
+  @Test
+  void whenTheNewPepperIsOnlyAPreviousOneThenTheCheckStaysUnderTheCurrentPepper()
+      throws SQLException {
+    try (Database database = TestDatabases.h2()) {
+      new PepperCheck(database.dataSource()).verify(digest(1));
+      // Phase 1 of the rotation: the new pepper is known, not yet current.
+      SecretDigest phaseOne =
+          new SecretDigest(SecretDigestTest.pepper(1), List.of(SecretDigestTest.pepper(2)));
+
+      new PepperCheck(database.dataSource()).verify(phaseOne);
+
+      assertEquals(digest(1).of(PepperCheck.LABEL).value(), text(database.dataSource()));
     }
   }
 }

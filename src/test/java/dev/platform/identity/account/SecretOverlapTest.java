@@ -43,15 +43,20 @@ class SecretOverlapTest {
 
   ServiceAccount stored(String digest, Instant createdAt) {
     ServiceAccount account =
-        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), digest, createdAt);
+        ServiceAccount.create(
+            UUID.randomUUID(),
+            TestAccounts.catalogReader(),
+            TestAccounts.digest(digest),
+            createdAt);
     accounts.add(account);
     return account;
   }
 
   ServiceAccount decoy() {
     ServiceAccount decoy =
-        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "decoy-old", NOW);
-    decoy.replaceSecret("decoy-new", Duration.ofDays(1000), NOW);
+        ServiceAccount.create(
+            UUID.randomUUID(), TestAccounts.catalogReader(), TestAccounts.digest("decoy-old"), NOW);
+    decoy.replaceSecret(TestAccounts.digest("decoy-new"), Duration.ofDays(1000), NOW);
     return decoy;
   }
 
@@ -61,13 +66,15 @@ class SecretOverlapTest {
     Instant later = NOW.plus(Duration.ofDays(30));
 
     accounts.change(
-        account.clientId(), it -> it.replaceSecret("second", Duration.ofHours(24), later));
+        account.clientId(),
+        it -> it.replaceSecret(TestAccounts.digest("second"), Duration.ofHours(24), later));
 
     ServiceAccount read = accounts.find(account.clientId()).orElseThrow();
     ServiceAccount.Secrets secrets = read.secrets();
-    assertEquals("second", secrets.current());
+    assertEquals(TestAccounts.digest("second"), secrets.current());
     assertEquals(later, secrets.currentCreatedAt());
-    assertEquals(Optional.of("first"), secrets.previousAt(later.plusSeconds(1)));
+    assertEquals(
+        Optional.of(TestAccounts.digest("first")), secrets.previousAt(later.plusSeconds(1)));
     assertEquals(
         Optional.of(later.plus(Duration.ofHours(24))), read.previousSecretExpiresAt(later));
     Instant end = later.plus(Duration.ofHours(24));
@@ -79,10 +86,12 @@ class SecretOverlapTest {
   void whenRotatedWithoutAnOverlapThenThereIsNoPreviousSecret() {
     ServiceAccount account = stored("first", NOW);
 
-    accounts.change(account.clientId(), it -> it.replaceSecret("second", NOW.plusSeconds(5)));
+    accounts.change(
+        account.clientId(),
+        it -> it.replaceSecret(TestAccounts.digest("second"), NOW.plusSeconds(5)));
 
     ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
-    assertEquals("second", secrets.current());
+    assertEquals(TestAccounts.digest("second"), secrets.current());
     assertNull(secrets.previous());
     assertNull(secrets.previousExpiresAt());
   }
@@ -90,28 +99,38 @@ class SecretOverlapTest {
   @Test
   void whenRotatedAgainDuringAnOverlapThenTheOlderOverlapEndsAtOnce() {
     ServiceAccount account = stored("first", NOW);
-    accounts.change(account.clientId(), it -> it.replaceSecret("second", Duration.ofDays(7), NOW));
+    accounts.change(
+        account.clientId(),
+        it -> it.replaceSecret(TestAccounts.digest("second"), Duration.ofDays(7), NOW));
     Instant hourLater = NOW.plus(Duration.ofHours(1));
 
     accounts.change(
-        account.clientId(), it -> it.replaceSecret("third", Duration.ofHours(2), hourLater));
+        account.clientId(),
+        it -> it.replaceSecret(TestAccounts.digest("third"), Duration.ofHours(2), hourLater));
 
     ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
-    assertEquals("third", secrets.current());
-    assertEquals("second", secrets.previous());
+    assertEquals(TestAccounts.digest("third"), secrets.current());
+    assertEquals(TestAccounts.digest("second"), secrets.previous());
     assertEquals(hourLater.plus(Duration.ofHours(2)), secrets.previousExpiresAt());
   }
 
   @Test
   void whenTheTokenPathReadsAnAccountInAnOverlapThenBothDigestsComeBackInOneRow() {
     ServiceAccount account = stored("first", NOW);
-    accounts.change(account.clientId(), it -> it.replaceSecret("second", Duration.ofDays(7), NOW));
+    accounts.change(
+        account.clientId(),
+        it -> it.replaceSecret(TestAccounts.digest("second"), Duration.ofDays(7), NOW));
 
     ServiceAccount.Secrets secrets =
         accounts.findOrDecoy(account.clientId(), decoy()).account().secrets();
 
     assertEquals(
-        new ServiceAccount.Secrets("second", NOW, "first", NOW.plus(Duration.ofDays(7))), secrets);
+        new ServiceAccount.Secrets(
+            TestAccounts.digest("second"),
+            NOW,
+            TestAccounts.digest("first"),
+            NOW.plus(Duration.ofDays(7))),
+        secrets);
   }
 
   @Test
@@ -121,7 +140,7 @@ class SecretOverlapTest {
     ServiceAccount.Secrets secrets =
         accounts.findOrDecoy(account.clientId(), decoy()).account().secrets();
 
-    assertEquals(new ServiceAccount.Secrets("only", NOW, null, null), secrets);
+    assertEquals(new ServiceAccount.Secrets(TestAccounts.digest("only"), NOW, null, null), secrets);
   }
 
   @Test
@@ -138,7 +157,7 @@ class SecretOverlapTest {
   void whenListedBySecretAgeThenOnlyOlderCurrentSecretsAppear() {
     ServiceAccount old = stored("old", NOW.minus(Duration.ofDays(100)));
     ServiceAccount rotated = stored("rotated", NOW.minus(Duration.ofDays(100)));
-    accounts.change(rotated.clientId(), it -> it.replaceSecret("new", NOW));
+    accounts.change(rotated.clientId(), it -> it.replaceSecret(TestAccounts.digest("new"), NOW));
     stored("young", NOW.minus(Duration.ofDays(10)));
 
     List<UUID> listed =
@@ -181,11 +200,17 @@ class SecretOverlapTest {
       insert.executeUpdate();
     }
 
-    Database migrated = Database.open(dataSource);
+    SecretDigest digest = SecretDigestTest.digest(1);
+    Database migrated = Database.open(dataSource, new SecretPepperIdMigration(digest));
     try {
       ServiceAccount read = new ServiceAccounts(migrated).findOrDecoy(id, decoy()).account();
       assertEquals(
-          new ServiceAccount.Secrets("legacy-digest", created, null, null), read.secrets());
+          new ServiceAccount.Secrets(
+              new SecretDigest.Digest("legacy-digest", digest.currentPepperId()),
+              created,
+              null,
+              null),
+          read.secrets());
     } finally {
       migrated.close();
     }
@@ -200,10 +225,13 @@ class SecretOverlapTest {
         account.clientId(),
         it ->
             it.replaceSecret(
-                "second", Duration.ofHours(1), Optional.of(Duration.ofDays(1)), twoDaysOn));
+                TestAccounts.digest("second"),
+                Duration.ofHours(1),
+                Optional.of(Duration.ofDays(1)),
+                twoDaysOn));
 
     ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
-    assertEquals("second", secrets.current());
+    assertEquals(TestAccounts.digest("second"), secrets.current());
     assertNull(secrets.previous());
   }
 
@@ -216,7 +244,10 @@ class SecretOverlapTest {
         account.clientId(),
         it ->
             it.replaceSecret(
-                "second", Duration.ofHours(24), Optional.of(Duration.ofDays(1)), later));
+                TestAccounts.digest("second"),
+                Duration.ofHours(24),
+                Optional.of(Duration.ofDays(1)),
+                later));
 
     ServiceAccount read = accounts.find(account.clientId()).orElseThrow();
     assertEquals(Optional.of(NOW.plus(Duration.ofDays(1))), read.previousSecretExpiresAt(later));
@@ -237,7 +268,8 @@ class SecretOverlapTest {
                   accounts.change(
                       account.clientId(),
                       it -> {
-                        it.replaceSecret("second", Duration.ofDays(1), NOW.plusSeconds(1));
+                        it.replaceSecret(
+                            TestAccounts.digest("second"), Duration.ofDays(1), NOW.plusSeconds(1));
                         firstHolds.countDown();
                         // The second must not get in while this holds the row. Proving an absence
                         // takes a bounded wait; it is short of H2's lock timeout (1 s).
@@ -251,8 +283,8 @@ class SecretOverlapTest {
                       account.clientId(),
                       it -> {
                         secondEntered.countDown();
-                        seen.set(it.secrets().current());
-                        it.replaceSecret("third", NOW.plusSeconds(2));
+                        seen.set(it.secrets().current().value());
+                        it.replaceSecret(TestAccounts.digest("third"), NOW.plusSeconds(2));
                       }));
       first.get(10, TimeUnit.SECONDS);
       second.get(10, TimeUnit.SECONDS);
@@ -263,7 +295,7 @@ class SecretOverlapTest {
     assertFalse(secondEnteredWhileFirstHeld.get(), "the second change waited for the row");
     assertEquals("second", seen.get());
     ServiceAccount.Secrets secrets = accounts.find(account.clientId()).orElseThrow().secrets();
-    assertEquals("third", secrets.current());
+    assertEquals(TestAccounts.digest("third"), secrets.current());
     assertNull(secrets.previous());
   }
 

@@ -27,7 +27,8 @@ class ServiceAccountsTest {
 
   ServiceAccount stored() {
     ServiceAccount account =
-        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "digest", NOW);
+        ServiceAccount.create(
+            UUID.randomUUID(), TestAccounts.catalogReader(), TestAccounts.digest("digest"), NOW);
     accounts.add(account);
     return account;
   }
@@ -44,7 +45,7 @@ class ServiceAccountsTest {
     assertEquals(List.of("catalog:products.view"), read.scopes());
     assertEquals("catalog", read.serviceName());
     assertEquals(AccountStatus.ACTIVE, read.status());
-    assertEquals("digest", read.secretDigest());
+    assertEquals(TestAccounts.digest("digest"), read.secretDigest());
     assertEquals(NOW, read.createdAt());
     assertEquals(NOW, read.updatedAt());
   }
@@ -53,7 +54,8 @@ class ServiceAccountsTest {
   void whenTheAccountExistsThenTheLookupFindsItWithEveryField() {
     ServiceAccount account = stored();
     ServiceAccount decoy =
-        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "decoy", NOW);
+        ServiceAccount.create(
+            UUID.randomUUID(), TestAccounts.catalogReader(), TestAccounts.digest("decoy"), NOW);
 
     ServiceAccounts.Lookup lookup = accounts.findOrDecoy(account.clientId(), decoy);
 
@@ -62,7 +64,7 @@ class ServiceAccountsTest {
     assertEquals(account.clientId(), read.clientId());
     assertEquals(account.profile(), read.profile());
     assertEquals(AccountStatus.ACTIVE, read.status());
-    assertEquals("digest", read.secretDigest());
+    assertEquals(TestAccounts.digest("digest"), read.secretDigest());
     assertEquals(NOW, read.createdAt());
     assertEquals(NOW, read.updatedAt());
   }
@@ -70,14 +72,15 @@ class ServiceAccountsTest {
   @Test
   void whenNoAccountThenTheLookupReturnsTheDecoyAndNeverStoresIt() {
     ServiceAccount decoy =
-        ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "decoy", NOW);
+        ServiceAccount.create(
+            UUID.randomUUID(), TestAccounts.catalogReader(), TestAccounts.digest("decoy"), NOW);
 
     ServiceAccounts.Lookup lookup = accounts.findOrDecoy(UUID.randomUUID(), decoy);
 
     assertFalse(lookup.found());
     assertEquals(decoy.clientId(), lookup.account().clientId());
     assertEquals(decoy.profile(), lookup.account().profile());
-    assertEquals("decoy", lookup.account().secretDigest());
+    assertEquals(TestAccounts.digest("decoy"), lookup.account().secretDigest());
     assertEquals(NOW, lookup.account().createdAt());
     assertTrue(accounts.isEmpty());
     assertTrue(accounts.find(decoy.clientId()).isEmpty());
@@ -96,15 +99,20 @@ class ServiceAccountsTest {
       ServiceAccounts a = new ServiceAccounts(nodeA);
       ServiceAccounts b = new ServiceAccounts(nodeB);
       ServiceAccount account =
-          ServiceAccount.create(UUID.randomUUID(), TestAccounts.catalogReader(), "digest", NOW);
+          ServiceAccount.create(
+              UUID.randomUUID(), TestAccounts.catalogReader(), TestAccounts.digest("digest"), NOW);
       a.add(account);
       assertTrue(b.find(account.clientId()).orElseThrow().isActive());
 
       a.change(account.clientId(), it -> it.deactivate(NOW.plusSeconds(1)));
 
       assertEquals(AccountStatus.DEACTIVATED, b.find(account.clientId()).orElseThrow().status());
-      a.change(account.clientId(), it -> it.replaceSecret("new-digest", NOW.plusSeconds(2)));
-      assertEquals("new-digest", b.find(account.clientId()).orElseThrow().secretDigest());
+      a.change(
+          account.clientId(),
+          it -> it.replaceSecret(TestAccounts.digest("new-digest"), NOW.plusSeconds(2)));
+      assertEquals(
+          TestAccounts.digest("new-digest"),
+          b.find(account.clientId()).orElseThrow().secretDigest());
     }
   }
 
@@ -130,13 +138,15 @@ class ServiceAccountsTest {
 
     ServiceAccount tombstone = accounts.find(account.clientId()).orElseThrow();
     assertEquals(AccountStatus.DELETED, tombstone.status());
-    assertEquals("digest", tombstone.secretDigest());
+    assertEquals(TestAccounts.digest("digest"), tombstone.secretDigest());
     assertThrows(
         IllegalAccountStateException.class,
         () -> accounts.change(account.clientId(), it -> it.reactivate(NOW)));
     assertThrows(
         IllegalAccountStateException.class,
-        () -> accounts.change(account.clientId(), it -> it.replaceSecret("x", NOW)));
+        () ->
+            accounts.change(
+                account.clientId(), it -> it.replaceSecret(TestAccounts.digest("x"), NOW)));
     assertTrue(accounts.list(Optional.empty()).isEmpty());
   }
 
@@ -147,7 +157,7 @@ class ServiceAccountsTest {
         ServiceAccount.create(
             UUID.randomUUID(),
             new AccountProfile("other", "org-c", List.of(), List.of("kitchen:*"), "kitchen"),
-            "digest",
+            TestAccounts.digest("digest"),
             NOW.plusSeconds(1));
     accounts.add(inC);
 

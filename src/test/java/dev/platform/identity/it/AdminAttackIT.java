@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.admin.ScopesResource;
+import dev.platform.identity.admin.SecretPeppersResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditLog;
@@ -117,7 +118,11 @@ class AdminAttackIT {
   static List<Endpoint> endpoints() {
     List<Endpoint> endpoints = new ArrayList<>();
     for (Class<?> resource :
-        List.of(ServiceAccountsResource.class, ScopesResource.class, SigningKeysResource.class)) {
+        List.of(
+            ServiceAccountsResource.class,
+            ScopesResource.class,
+            SigningKeysResource.class,
+            SecretPeppersResource.class)) {
       collect(Resource.from(resource), "", endpoints);
     }
     return endpoints;
@@ -381,6 +386,33 @@ class AdminAttackIT {
             "/admin/v1/service-accounts/" + within.id() + "/secret",
             manager);
     assertEquals(200, rotated.statusCode(), "an account within reach is the manager's to change");
+  }
+
+  @Test
+  void whenTheSecretPeppersAreAskedForThenOnlyAnAdministratorIsAnswered() throws Exception {
+    Endpoint peppers = new Endpoint("GET", "/admin/v1/secret-peppers");
+    account("acme", List.of(), "kitchen:orders.create");
+    String manager = token(account("acme", List.of(), "identity:accounts.manage"));
+    String before = snapshot();
+
+    assertRefused(send(peppers, peppers.template(), manager), Set.of(403), "accounts manager");
+    HttpResponse<String> post = send(new Endpoint("POST", ""), peppers.template(), adminToken());
+    assertRefused(post, Set.of(405), "POST");
+    assertTrue(post.headers().firstValue("Allow").orElse("").contains("GET"), "405 has Allow");
+    assertRefused(
+        send(peppers, peppers.template() + "/x", adminToken()), Set.of(404), "a sub-path");
+
+    HttpResponse<String> census = send(peppers, peppers.template(), adminToken());
+    assertEquals(200, census.statusCode(), census.body());
+    JsonNode body = Http.json(census);
+    String current = body.get("current_pepper_id").asText();
+    assertTrue(current.matches("[0-9a-f]{16}"), census.body());
+    assertEquals(0, body.get("accounts_on_previous_peppers").asLong(), census.body());
+    assertEquals(0, body.get("accounts_on_unknown_peppers").asLong(), census.body());
+    assertTrue(body.get("by_pepper").get(current).asLong() >= 3, census.body());
+    assertEquals(1, body.get("by_pepper").size(), census.body());
+    assertFalse(census.body().contains(Deployments.PEPPER), "never the pepper itself");
+    assertEquals(before, snapshot());
   }
 
   @Test

@@ -6,8 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.AccountStatus;
+import dev.platform.identity.account.PepperCheck;
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.SecretPepperIdMigration;
+import dev.platform.identity.account.SecretPeppers;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.TestSettings;
@@ -21,10 +26,13 @@ import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
@@ -36,6 +44,8 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import javax.crypto.spec.SecretKeySpec;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -80,7 +90,7 @@ class PostgresIT {
               id,
               new AccountProfile(
                   "orders", "org-1", List.of("org-2"), List.of("kitchen:orders.create"), "kitchen"),
-              "digest",
+              TestAccounts.digest("digest"),
               NOW));
 
       ServiceAccount read = b.find(id).orElseThrow();
@@ -100,8 +110,9 @@ class PostgresIT {
       AccountProfile profile =
           new AccountProfile("orders", "org-1", List.of("org-2"), List.of("kitchen:*"), "kitchen");
       UUID id = UUID.randomUUID();
-      accounts.add(ServiceAccount.create(id, profile, "digest", NOW));
-      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy", NOW);
+      accounts.add(ServiceAccount.create(id, profile, TestAccounts.digest("digest"), NOW));
+      ServiceAccount decoy =
+          ServiceAccount.create(UUID.randomUUID(), profile, TestAccounts.digest("decoy"), NOW);
 
       ServiceAccounts.Lookup found = accounts.findOrDecoy(id, decoy);
       ServiceAccounts.Lookup unknown = accounts.findOrDecoy(UUID.randomUUID(), decoy);
@@ -109,11 +120,11 @@ class PostgresIT {
       assertTrue(found.found());
       assertEquals(id, found.account().clientId());
       assertEquals(List.of("org-1", "org-2"), found.account().accessibleOrgs());
-      assertEquals("digest", found.account().secretDigest());
+      assertEquals(TestAccounts.digest("digest"), found.account().secretDigest());
       assertEquals(NOW, found.account().createdAt());
       assertFalse(unknown.found());
       assertEquals(decoy.clientId(), unknown.account().clientId());
-      assertEquals("decoy", unknown.account().secretDigest());
+      assertEquals(TestAccounts.digest("decoy"), unknown.account().secretDigest());
       assertEquals(NOW, unknown.account().updatedAt());
       assertEquals(1, accounts.list(Optional.empty()).size());
     }
@@ -127,17 +138,28 @@ class PostgresIT {
           new AccountProfile("orders", "org-1", List.of(), List.of("kitchen:*"), "kitchen");
       UUID rotated = UUID.randomUUID();
       UUID plain = UUID.randomUUID();
-      accounts.add(ServiceAccount.create(rotated, profile, "old", NOW.minus(Duration.ofDays(100))));
-      accounts.add(ServiceAccount.create(plain, profile, "only", NOW.minus(Duration.ofDays(100))));
-      accounts.change(rotated, it -> it.replaceSecret("new", Duration.ofDays(1), NOW));
-      ServiceAccount decoy = ServiceAccount.create(UUID.randomUUID(), profile, "decoy-old", NOW);
-      decoy.replaceSecret("decoy-new", Duration.ofDays(1000), NOW);
+      accounts.add(
+          ServiceAccount.create(
+              rotated, profile, TestAccounts.digest("old"), NOW.minus(Duration.ofDays(100))));
+      accounts.add(
+          ServiceAccount.create(
+              plain, profile, TestAccounts.digest("only"), NOW.minus(Duration.ofDays(100))));
+      accounts.change(
+          rotated, it -> it.replaceSecret(TestAccounts.digest("new"), Duration.ofDays(1), NOW));
+      ServiceAccount decoy =
+          ServiceAccount.create(UUID.randomUUID(), profile, TestAccounts.digest("decoy-old"), NOW);
+      decoy.replaceSecret(TestAccounts.digest("decoy-new"), Duration.ofDays(1000), NOW);
 
       assertEquals(
-          new ServiceAccount.Secrets("new", NOW, "old", NOW.plus(Duration.ofDays(1))),
+          new ServiceAccount.Secrets(
+              TestAccounts.digest("new"),
+              NOW,
+              TestAccounts.digest("old"),
+              NOW.plus(Duration.ofDays(1))),
           accounts.findOrDecoy(rotated, decoy).account().secrets());
       assertEquals(
-          new ServiceAccount.Secrets("only", NOW.minus(Duration.ofDays(100)), null, null),
+          new ServiceAccount.Secrets(
+              TestAccounts.digest("only"), NOW.minus(Duration.ofDays(100)), null, null),
           accounts.findOrDecoy(plain, decoy).account().secrets());
       assertEquals(
           decoy.secrets(), accounts.findOrDecoy(UUID.randomUUID(), decoy).account().secrets());
@@ -146,6 +168,99 @@ class PostgresIT {
           accounts.list(Optional.of("org-1"), Optional.of(NOW.minus(Duration.ofDays(80)))).stream()
               .map(ServiceAccount::clientId)
               .toList());
+    }
+  }
+
+  @Test
+  void whenThePepperIsRotatedThenOldRowsAreNamedMovedAndCountedOnPostgres() throws SQLException {
+    SecretDigest old = new SecretDigest(pepper(1));
+    SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
+    Flyway.configure()
+        .dataSource(dataSource())
+        .locations("classpath:db/migration")
+        .target("9")
+        .load()
+        .migrate();
+    UUID plain = UUID.randomUUID();
+    UUID inOverlap = UUID.randomUUID();
+    try (Connection connection = dataSource().getConnection()) {
+      legacyRow(connection, plain, old.of("plain-secret").value(), null);
+      legacyRow(connection, inOverlap, old.of("new-secret").value(), old.of("old-secret").value());
+    }
+
+    new PepperCheck(dataSource()).verify(old); // the check row of the legacy database
+
+    try (Database node = Database.open(dataSource(), new SecretPepperIdMigration(rotated))) {
+      new PepperCheck(dataSource()).verify(rotated);
+      new PepperCheck(dataSource()).verify(new SecretDigest(pepper(2)));
+      ServiceAccounts accounts = new ServiceAccounts(node);
+      ServiceAccount.Secrets secrets = accounts.find(inOverlap).orElseThrow().secrets();
+      assertEquals(old.currentPepperId(), secrets.current().pepperId());
+      assertEquals(old.currentPepperId(), secrets.previous().pepperId());
+      SecretPeppers peppers = new SecretPeppers(accounts, rotated);
+      assertEquals(2, peppers.census(NOW).onPreviousPeppers());
+
+      assertTrue(
+          accounts.redigest(
+              inOverlap,
+              SecretDigest.Match.PREVIOUS,
+              secrets.previous(),
+              rotated.of("old-secret")));
+      assertFalse(
+          accounts.redigest(
+              inOverlap, SecretDigest.Match.PREVIOUS, secrets.previous(), rotated.of("old-secret")),
+          "compare-and-set: the old digest is gone");
+      assertTrue(
+          accounts.redigest(
+              plain,
+              SecretDigest.Match.CURRENT,
+              accounts.find(plain).orElseThrow().secretDigest(),
+              rotated.of("plain-secret")));
+
+      ServiceAccount.Secrets moved = accounts.find(inOverlap).orElseThrow().secrets();
+      assertEquals(rotated.of("old-secret"), moved.previous());
+      assertEquals(secrets.current(), moved.current());
+      SecretPeppers.Census census = peppers.census(NOW);
+      assertEquals(1, census.onPreviousPeppers());
+      assertEquals(
+          java.util.Map.of(rotated.currentPepperId(), 2L, old.currentPepperId(), 1L),
+          census.byPepper());
+      assertEquals(
+          java.util.Map.of(rotated.currentPepperId(), 1L, old.currentPepperId(), 1L),
+          peppers.census(NOW.plus(Duration.ofDays(2))).byPepper(),
+          "an ended overlap counts no more");
+    }
+  }
+
+  static SecretKeySpec pepper(int fill) {
+    byte[] bytes = new byte[32];
+    java.util.Arrays.fill(bytes, (byte) fill);
+    return new SecretKeySpec(bytes, "HmacSHA256");
+  }
+
+  static void legacyRow(Connection connection, UUID id, String digest, String previous)
+      throws SQLException {
+    try (PreparedStatement insert =
+        connection.prepareStatement(
+            "insert into service_account (client_id, name, organization_id, accessible_orgs,"
+                + " scopes, service_name, status, secret_digest, created_at, updated_at,"
+                + " secret_created_at, previous_secret_digest, previous_secret_expires_at)"
+                + " values (?, 'legacy', 'org-a', 'org-a', 'catalog:products.view', 'catalog',"
+                + " 'ACTIVE', ?, ?, ?, ?, ?, ?)")) {
+      OffsetDateTime created =
+          OffsetDateTime.ofInstant(NOW.minus(Duration.ofDays(1)), ZoneOffset.UTC);
+      insert.setString(1, id.toString());
+      insert.setString(2, digest);
+      insert.setObject(3, created);
+      insert.setObject(4, created);
+      insert.setObject(5, created);
+      insert.setString(6, previous);
+      insert.setObject(
+          7,
+          previous == null
+              ? null
+              : OffsetDateTime.ofInstant(NOW.plus(Duration.ofDays(1)), ZoneOffset.UTC));
+      insert.executeUpdate();
     }
   }
 

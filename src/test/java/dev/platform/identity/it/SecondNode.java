@@ -8,13 +8,11 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
-import dev.platform.identity.key.KeyEncryptionKeyIdMigration;
-import dev.platform.identity.key.KeyRowMacMigration;
+import dev.platform.identity.web.Startup;
 import java.security.SecureRandom;
 import java.time.Instant;
-import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import javax.crypto.SecretKey;
 
 /**
  * A second node on the deployment's in-memory database (same JVM): sets up and changes accounts the
@@ -26,14 +24,12 @@ final class SecondNode implements AutoCloseable {
   final SecretDigest digest = new SecretDigest(Deployments.pepper());
 
   SecondNode(String databaseName) {
-    // With the deployment's own Java migrations, as every node opens the database (V6 and V11
-    // resolved).
-    SecretKey kek = TestSettings.with(java.util.Map.of()).keyEncryptionKey();
+    // With the deployment's own Java migrations, as every node opens the database (the test
+    // deployments' keys are TestSettings').
     database =
         Database.open(
             TestDatabases.h2DataSource(databaseName),
-            new KeyRowMacMigration(kek),
-            new KeyEncryptionKeyIdMigration(kek, List.of()));
+            Startup.javaMigrations(TestSettings.with(Map.of())));
     accounts = new ServiceAccounts(database);
   }
 

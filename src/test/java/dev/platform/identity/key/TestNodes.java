@@ -5,6 +5,7 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.web.Startup;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
@@ -71,13 +72,9 @@ public final class TestNodes {
         new KeyRotation(keys, ring, encryption, settings, clock, RANDOM, SCHEDULER));
   }
 
-  /** Opens {@code dataSource} as a node with {@code settings} does, with both Java migrations. */
+  /** Opens {@code dataSource} as a node with {@code settings} does, with its Java migrations. */
   static Database open(DataSource dataSource, Settings settings) {
-    return Database.open(
-        dataSource,
-        new KeyRowMacMigration(settings.keyEncryptionKey()),
-        new KeyEncryptionKeyIdMigration(
-            settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys()));
+    return Database.open(dataSource, Startup.javaMigrations(settings));
   }
 
   /** The default settings of web.xml, with a random key-encryption key. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
 import java.net.URI;
@@ -20,7 +21,7 @@ class AccessTokenClaimsTest {
       ServiceAccount.create(
           UUID.randomUUID(),
           new AccountProfile("a", "org-a", List.of(), List.of("catalog:products.view"), "catalog"),
-          "digest",
+          TestAccounts.digest("digest"),
           NOW);
   final GrantedScopes granted =
       new GrantedScopes(

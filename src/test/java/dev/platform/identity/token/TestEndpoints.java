@@ -24,7 +24,7 @@ final class TestEndpoints {
     return new TokenServlet(
         new ClientAuthenticator(
             new ServiceAccounts(node.database()),
-            new SecretDigest(settings.secretPepper()),
+            new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers()),
             clock,
             secretMaxAge),
         new ScopeCatalog(node.database()),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
@@ -54,7 +55,7 @@ class TokenIssuerTest {
                 List.of("org-b"),
                 List.of("catalog:products.view", "catalog:orders.view"),
                 "catalog"),
-            "digest",
+            TestAccounts.digest("digest"),
             NOW);
     GrantedScopes granted =
         new GrantedScopes(

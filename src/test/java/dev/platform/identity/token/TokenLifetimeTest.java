@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
@@ -45,7 +46,7 @@ class TokenLifetimeTest {
         ServiceAccount.create(
             UUID.randomUUID(),
             new AccountProfile("a", "org", List.of(), List.of(scopes), "svc"),
-            "digest",
+            TestAccounts.digest("digest"),
             NOW);
     GrantedScopes granted =
         new GrantedScopes(List.of(scopes), new ChannelPermissions(List.of(), List.of(), List.of()));
