@@ -5,11 +5,23 @@
 # running when a post-boot command (the deploy too) fails, answering 500, so this exits 1 as soon
 # as LOG gains a failed boot command, or after SECONDS (default 180), printing the reason: the
 # failed commands, else the log's last lines. LOG is appended to start after start: only what LOG
-# gains after this script starts counts.
+# gains after this script starts counts. Wrong arguments exit 2 with a usage line.
+usage() {
+  echo "usage: sh await-ready.sh URL LOG [SECONDS]: $1" >&2
+  exit 2
+}
+[ $# -ge 2 ] && [ $# -le 3 ] || usage "two or three arguments, not $#"
 url=$1 log=$2 seconds=${3:-180}
+case $url in
+  http://?* | https://?*) ;;
+  *) usage "URL must start with http:// or https://" ;;
+esac
+case $seconds in
+  '' | *[!0-9]*) usage "SECONDS must be a whole number of seconds" ;;
+esac
 failed='Boot Command .* failed'
 skip=$( (wc -c <"$log") 2>/dev/null || echo 0)
-since() { tail -c +$((skip + 1)) "$log" 2>/dev/null; }
+since() { tail -c +$((skip + 1)) -- "$log" 2>/dev/null; }
 i=0
 while [ "$i" -lt "$seconds" ]; do
   if curl -sf -m 5 -o /dev/null "$url/health/ready"; then
