@@ -1,5 +1,6 @@
 package dev.platform.identity.account;
 
+import dev.platform.identity.config.KeyId;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -35,9 +36,9 @@ public final class SecretDigest {
   /** Digests under {@code current}; also checks digests made under {@code previous} ones. */
   public SecretDigest(SecretKey current, List<SecretKey> previous) {
     this.current = current;
-    this.currentId = PepperId.of(current);
+    this.currentId = KeyId.of(current);
     peppers.put(currentId, current);
-    previous.forEach(pepper -> peppers.putIfAbsent(PepperId.of(pepper), pepper));
+    previous.forEach(pepper -> peppers.putIfAbsent(KeyId.of(pepper), pepper));
   }
 
   /** A stored digest in base64url, and the id of the pepper it was made under. */

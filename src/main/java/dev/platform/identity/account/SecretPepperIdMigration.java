@@ -1,15 +1,14 @@
 package dev.platform.identity.account;
 
 import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.db.KeyedMigration;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.logging.Logger;
-import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Flyway migration 13: names the pepper of the digests written before V12 added the column (issue
@@ -18,7 +17,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * under none of the configured peppers means a wrong setting, and the migration fails naming it (as
  * {@link PepperCheck} does) rather than label every digest with the wrong pepper.
  */
-public final class SecretPepperIdMigration implements JavaMigration {
+public final class SecretPepperIdMigration extends KeyedMigration {
   private static final Logger LOG = Logger.getLogger(SecretPepperIdMigration.class.getName());
   private static final String CHECK = "select check_value from secret_pepper_check where id = 1";
   private static final String CURRENT =
@@ -31,27 +30,8 @@ public final class SecretPepperIdMigration implements JavaMigration {
 
   /** With the peppers of the settings: {@code identity/secretPepper} and the previous ones. */
   public SecretPepperIdMigration(SecretDigest digest) {
+    super("13", "secret pepper ids");
     this.digest = digest;
-  }
-
-  @Override
-  public MigrationVersion getVersion() {
-    return MigrationVersion.fromVersion("13");
-  }
-
-  @Override
-  public String getDescription() {
-    return "secret pepper ids";
-  }
-
-  @Override
-  public Integer getChecksum() {
-    return null;
-  }
-
-  @Override
-  public boolean canExecuteInTransaction() {
-    return true;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.platform.identity.key;
 
 import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.db.KeyedMigration;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,9 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 import javax.crypto.SecretKey;
-import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Flyway migration 11: fills the {@code kek_id} (added by V10) of the rows written before it, so
@@ -22,7 +21,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * before, for its MAC). If rows with a MAC exist and none verifies under any configured key, the
  * settings are wrong, and the migration fails naming them, as migration 6 does.
  */
-public final class KeyEncryptionKeyIdMigration implements JavaMigration {
+public final class KeyEncryptionKeyIdMigration extends KeyedMigration {
   private static final Logger LOG = Logger.getLogger(KeyEncryptionKeyIdMigration.class.getName());
   private static final String ROWS =
       "select kid, public_key, private_key, private_key_nonce, published_at, active_from,"
@@ -33,28 +32,9 @@ public final class KeyEncryptionKeyIdMigration implements JavaMigration {
 
   /** With the current key-encryption key and the previous ones, as the settings hold them. */
   public KeyEncryptionKeyIdMigration(SecretKey current, List<SecretKey> previous) {
+    super("11", "signing key key-encryption key ids");
     keys.add(KeyEncryptionKey.of(current));
     previous.forEach(key -> keys.add(KeyEncryptionKey.of(key)));
-  }
-
-  @Override
-  public MigrationVersion getVersion() {
-    return MigrationVersion.fromVersion("11");
-  }
-
-  @Override
-  public String getDescription() {
-    return "signing key key-encryption key ids";
-  }
-
-  @Override
-  public Integer getChecksum() {
-    return null;
-  }
-
-  @Override
-  public boolean canExecuteInTransaction() {
-    return true;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.platform.identity.key;
 
 import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.db.KeyedMigration;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PrivateKey;
@@ -17,9 +18,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.logging.Logger;
 import javax.crypto.SecretKey;
-import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.Context;
-import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Flyway migration 6: computes the {@code row_mac} (added by V5) of the rows written before it,
@@ -32,7 +31,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  * without the key-encryption key is left refused and named. If no row opens, the setting is wrong,
  * and the migration fails naming it (before it could vouch for anything under a wrong key).
  */
-public final class KeyRowMacMigration implements JavaMigration {
+public final class KeyRowMacMigration extends KeyedMigration {
   private static final Logger LOG = Logger.getLogger(KeyRowMacMigration.class.getName());
   private static final String ROWS =
       "select kid, public_key, private_key, private_key_nonce, published_at, active_from,"
@@ -43,28 +42,9 @@ public final class KeyRowMacMigration implements JavaMigration {
   private final KeyRowMac mac;
 
   public KeyRowMacMigration(SecretKey keyEncryptionKey) {
+    super("6", "signing key row MACs");
     this.encryption = new KeyEncryption(keyEncryptionKey, new SecureRandom());
     this.mac = new KeyRowMac(keyEncryptionKey);
-  }
-
-  @Override
-  public MigrationVersion getVersion() {
-    return MigrationVersion.fromVersion("6");
-  }
-
-  @Override
-  public String getDescription() {
-    return "signing key row MACs";
-  }
-
-  @Override
-  public Integer getChecksum() {
-    return null;
-  }
-
-  @Override
-  public boolean canExecuteInTransaction() {
-    return true;
   }
 
   @Override

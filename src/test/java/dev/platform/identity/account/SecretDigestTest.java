@@ -75,7 +75,7 @@ class SecretDigestTest {
   void whenAPepperIsNamedThenItsIdIsTheFirstEightBytesOfItsSha256InHex() throws Exception {
     byte[] hash = MessageDigest.getInstance("SHA-256").digest(pepper(1).getEncoded());
 
-    String id = PepperId.of(pepper(1));
+    String id = dev.platform.identity.config.KeyId.of(pepper(1));
 
     assertEquals(HexFormat.of().formatHex(hash).substring(0, 16), id);
     assertTrue(id.matches("[0-9a-f]{16}"), id);
