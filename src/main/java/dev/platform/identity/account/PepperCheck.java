@@ -60,7 +60,7 @@ public final class PepperCheck {
                             + " old one among the previous peppers); under this one no client"
                             + " secret would match"));
     if (!pepperId.equals(digest.currentPepperId())) {
-      rewrite(stored, digest.of(LABEL).value(), pepperId);
+      rewrite(stored, digest.checkValue(), pepperId);
     }
   }
 
@@ -83,7 +83,7 @@ public final class PepperCheck {
 
   /** The first node to insert wins; another that started at the same time reads its row. */
   private String storeFirst(SecretDigest digest) {
-    String value = digest.of(LABEL).value();
+    String value = digest.checkValue();
     try (Connection connection = dataSource.getConnection();
         PreparedStatement insert = connection.prepareStatement(WRITE)) {
       insert.setString(1, value);

@@ -36,13 +36,22 @@ public final class SecretDigest {
   /** Digests under {@code current}; also checks digests made under {@code previous} ones. */
   public SecretDigest(SecretKey current, List<SecretKey> previous) {
     this.current = current;
-    this.currentId = KeyId.of(current);
+    this.currentId = KeyId.of(current, KeyId.Purpose.SECRET_PEPPER);
     peppers.put(currentId, current);
-    previous.forEach(pepper -> peppers.putIfAbsent(KeyId.of(pepper), pepper));
+    previous.forEach(
+        pepper -> peppers.putIfAbsent(KeyId.of(pepper, KeyId.Purpose.SECRET_PEPPER), pepper));
   }
 
   /** A stored digest in base64url, and the id of the pepper it was made under. */
   public record Digest(String value, String pepperId) {}
+
+  /**
+   * What the pepper check row ({@link PepperCheck}) holds when it is under the current pepper: the
+   * digest of its fixed label.
+   */
+  public String checkValue() {
+    return of(PepperCheck.LABEL).value();
+  }
 
   /** The id that digests under the current pepper carry. */
   public String currentPepperId() {

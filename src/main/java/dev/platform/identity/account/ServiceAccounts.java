@@ -108,15 +108,27 @@ public final class ServiceAccounts {
   /**
    * Issue 19 §3: replaces {@code old}, the account's current digest or else its previous one as
    * {@code which} says, by {@code fresh}, in one compare-and-set UPDATE that changes nothing else.
+   * Only forward: the update happens only while the pepper check row holds {@code checkValue}, the
+   * check value under the pepper {@code fresh} is made under. During a rolling pepper rotation the
+   * first node with the new pepper current moves the check row to it; a node not yet restarted,
+   * whose current pepper is still the old one, then moves no digest back (the first attacker review
+   * of the rotation saw two such nodes turn every successful token request into a write).
    *
-   * @return false when the row no longer holds {@code old}: someone else changed it first
+   * @return false when the row no longer holds {@code old} (someone else changed it first), or the
+   *     check row is under another pepper than {@code fresh}'s
    */
   public boolean redigest(
-      UUID clientId, SecretDigest.Match which, SecretDigest.Digest old, SecretDigest.Digest fresh) {
+      UUID clientId,
+      SecretDigest.Match which,
+      SecretDigest.Digest old,
+      SecretDigest.Digest fresh,
+      String checkValue) {
     String column = which == SecretDigest.Match.CURRENT ? "secret" : "previous_secret";
     String sql =
         "update service_account set %1$s_digest = ?, %1$s_pepper_id = ?"
-            + " where client_id = ? and %1$s_digest = ? and %1$s_pepper_id = ?";
+            + " where client_id = ? and %1$s_digest = ? and %1$s_pepper_id = ?"
+            + " and exists (select 1 from secret_pepper_check c"
+            + " where c.id = 1 and c.check_value = ?)";
     return database.write(
         em ->
             em.createNativeQuery(sql.formatted(column))
@@ -125,6 +137,7 @@ public final class ServiceAccounts {
                     .setParameter(3, clientId.toString())
                     .setParameter(4, old.value())
                     .setParameter(5, old.pepperId())
+                    .setParameter(6, checkValue)
                     .executeUpdate()
                 == 1);
   }

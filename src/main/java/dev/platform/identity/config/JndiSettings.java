@@ -149,6 +149,21 @@ public final class JndiSettings {
     SecretKey keyEncryptionKey =
         aesKey(requiredSecret(KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE));
     SecretKey pepper = hmacKey(requiredSecret(SECRET_PEPPER, SECRET_PEPPER_FILE));
+    List<SecretKey> previousKeyEncryptionKeys =
+        previousKeys(
+            PREVIOUS_KEY_ENCRYPTION_KEYS,
+            PREVIOUS_KEY_ENCRYPTION_KEYS_FILE,
+            KEY_ENCRYPTION_KEY,
+            keyEncryptionKey,
+            JndiSettings::aesKey);
+    List<SecretKey> previousPeppers =
+        previousKeys(
+            PREVIOUS_SECRET_PEPPERS,
+            PREVIOUS_SECRET_PEPPERS_FILE,
+            SECRET_PEPPER,
+            pepper,
+            JndiSettings::hmacKey);
+    refuseSharedKeys(keyEncryptionKey, previousKeyEncryptionKeys, pepper, previousPeppers);
     return new Settings(
         issuer(),
         tokenLifetime,
@@ -167,18 +182,38 @@ public final class JndiSettings {
         maxPublishedKeys(),
         bootstrapSecretFile(),
         secretRotation(),
-        previousKeys(
-            PREVIOUS_KEY_ENCRYPTION_KEYS,
-            PREVIOUS_KEY_ENCRYPTION_KEYS_FILE,
-            KEY_ENCRYPTION_KEY,
-            keyEncryptionKey,
-            JndiSettings::aesKey),
-        previousKeys(
-            PREVIOUS_SECRET_PEPPERS,
-            PREVIOUS_SECRET_PEPPERS_FILE,
-            SECRET_PEPPER,
-            pepper,
-            JndiSettings::hmacKey));
+        previousKeyEncryptionKeys,
+        previousPeppers);
+  }
+
+  /**
+   * A pepper and a key-encryption key are two secrets with two jobs; the same bytes in both would
+   * let whoever holds one hold the other.
+   */
+  private static void refuseSharedKeys(
+      SecretKey keyEncryptionKey,
+      List<SecretKey> previousKeyEncryptionKeys,
+      SecretKey pepper,
+      List<SecretKey> previousPeppers) {
+    List<SecretKey> keyEncryptionKeys = new ArrayList<>(previousKeyEncryptionKeys);
+    keyEncryptionKeys.add(0, keyEncryptionKey);
+    List<SecretKey> peppers = new ArrayList<>(previousPeppers);
+    peppers.add(0, pepper);
+    for (int p = 0; p < peppers.size(); p++) {
+      for (int k = 0; k < keyEncryptionKeys.size(); k++) {
+        if (MessageDigest.isEqual(
+            peppers.get(p).getEncoded(), keyEncryptionKeys.get(k).getEncoded())) {
+          throw new InvalidSettingException(
+              p == 0 ? SECRET_PEPPER : PREVIOUS_SECRET_PEPPERS,
+              (p == 0 ? "" : "(key " + p + ") ")
+                  + "is the same key as java:comp/env/"
+                  + (k == 0
+                      ? KEY_ENCRYPTION_KEY
+                      : PREVIOUS_KEY_ENCRYPTION_KEYS + " (key " + k + ")")
+                  + "; the pepper and the key-encryption key must be separate random keys");
+        }
+      }
+    }
   }
 
   /**

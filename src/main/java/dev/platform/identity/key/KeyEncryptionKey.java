@@ -17,7 +17,7 @@ record KeyEncryptionKey(String id, SecretKey key, KeyRowMac mac) {
 
   /** The id of {@code key} ({@link KeyId}). */
   static String idOf(SecretKey key) {
-    return KeyId.of(key);
+    return KeyId.of(key, KeyId.Purpose.KEY_ENCRYPTION);
   }
 
   @Override

@@ -100,9 +100,11 @@ public final class ClientAuthenticator {
     }
     SecretDigest.Digest matched =
         match == SecretDigest.Match.CURRENT ? secrets.current() : previous;
-    if (!matched.pepperId().equals(digest.currentPepperId())) {
-      movePepper(account, match, matched, request.clientSecret());
-    }
+    Optional<String> movedFrom =
+        !matched.pepperId().equals(digest.currentPepperId())
+                && movePepper(account, match, matched, request.clientSecret())
+            ? Optional.of(matched.pepperId())
+            : Optional.empty();
     if (!account.isActive()) {
       throw OAuthError.invalidClient(REVOKED, request.usedBasic());
     }
@@ -115,18 +117,21 @@ public final class ClientAuthenticator {
             at ->
                 now.plus(EXPIRY_WARNING).isAfter(at)
                     && notices.firstToday(account.clientId(), now));
-    return new Authenticated(account, match, notice);
+    return new Authenticated(account, match, notice, movedFrom);
   }
 
   /**
    * Issue 19 §3: the secret is proven, so its digest under a previous pepper is made anew under the
    * current one, whatever the account's status. Only an optimisation of the rotation: a failure is
    * logged, and the request goes on.
+   *
+   * @return whether this call moved it
    */
-  private void movePepper(
+  private boolean movePepper(
       ServiceAccount account, SecretDigest.Match which, SecretDigest.Digest old, String secret) {
     try {
-      accounts.redigest(account.clientId(), which, old, digest.of(secret));
+      return accounts.redigest(
+          account.clientId(), which, old, digest.of(secret), digest.checkValue());
     } catch (RuntimeException e) {
       LOG.log(
           Level.WARNING,
@@ -137,6 +142,7 @@ public final class ClientAuthenticator {
               + " to the current pepper; its next token request tries again: "
               + e.getMessage(),
           e);
+      return false;
     }
   }
 
@@ -147,7 +153,12 @@ public final class ClientAuthenticator {
    * @param secret which secret it presented: {@code CURRENT} or {@code PREVIOUS}
    * @param expiryNotice when its current secret expires, if that is within 14 days and this node
    *     has not said so today for this account
+   * @param pepperMovedFrom the id of the previous pepper its secret's digest was just moved from to
+   *     the current one, if this request moved it (the audit says so)
    */
   record Authenticated(
-      ServiceAccount account, SecretDigest.Match secret, Optional<Instant> expiryNotice) {}
+      ServiceAccount account,
+      SecretDigest.Match secret,
+      Optional<Instant> expiryNotice,
+      Optional<String> pepperMovedFrom) {}
 }

@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -76,9 +77,10 @@ public final class TokenServlet extends HttpServlet {
       ServiceAccount account = client.account();
       TokenResponseBody token =
           TokenResponseBody.from(issuer.issue(account, grant(account, request)));
-      String secret = client.secret().name().toLowerCase(Locale.ROOT);
-      audit.record(
-          "token.issue", clientId, token.scope(), "success", remote, Map.of("secret", secret));
+      Map<String, String> details = new LinkedHashMap<>();
+      details.put("secret", client.secret().name().toLowerCase(Locale.ROOT));
+      client.pepperMovedFrom().ifPresent(id -> details.put("pepper_moved_from", id));
+      audit.record("token.issue", clientId, token.scope(), "success", remote, details);
       client.expiryNotice().ifPresent(at -> auditExpiring(request.clientId(), at, remote));
       return token;
     } catch (OAuthError e) {

@@ -16,6 +16,7 @@ import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.config.KeyId;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.http.ClientAddress;
@@ -45,11 +46,13 @@ import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.crypto.SecretKey;
 import org.flywaydb.core.api.migration.JavaMigration;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
@@ -101,6 +104,7 @@ public class Startup implements ServletContextListener {
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
     ProxyWarning.logIfNoProxyIsTrusted(settings);
+    logKeyIds(settings);
     SecretDigest digest =
         new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers());
     database = Database.fromJndi(javaMigrations(settings));
@@ -200,6 +204,26 @@ public class Startup implements ServletContextListener {
     servlet.addMapping("/*");
     servlet.setLoadOnStartup(1);
     LOG.info("The identity service is up; issuer " + settings.issuer());
+  }
+
+  /**
+   * Issue 19: which id each configured key has, as rows and digests name them (never a key), so an
+   * operator can tell which file holds the key an error or a count names.
+   */
+  private static void logKeyIds(Settings settings) {
+    LOG.info(
+        "Key-encryption keys by id: current "
+            + KeyId.of(settings.keyEncryptionKey(), KeyId.Purpose.KEY_ENCRYPTION)
+            + ", previous "
+            + ids(settings.previousKeyEncryptionKeys(), KeyId.Purpose.KEY_ENCRYPTION)
+            + ". Secret peppers by id: current "
+            + KeyId.of(settings.secretPepper(), KeyId.Purpose.SECRET_PEPPER)
+            + ", previous "
+            + ids(settings.previousSecretPeppers(), KeyId.Purpose.SECRET_PEPPER));
+  }
+
+  private static List<String> ids(List<SecretKey> keys, KeyId.Purpose purpose) {
+    return keys.stream().map(key -> KeyId.of(key, purpose)).toList();
   }
 
   /**

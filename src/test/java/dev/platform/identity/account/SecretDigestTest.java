@@ -72,12 +72,26 @@ class SecretDigestTest {
   }
 
   @Test
-  void whenAPepperIsNamedThenItsIdIsTheFirstEightBytesOfItsSha256InHex() throws Exception {
+  void whenAPepperIsNamedThenItsIdIsALabelledHmacUnderItNeverAPrefixOfItsHash() throws Exception {
+    javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacSHA256");
+    hmac.init(pepper(1));
+    byte[] expected =
+        hmac.doFinal(
+            "dev.platform.identity secret pepper id v1"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     byte[] hash = MessageDigest.getInstance("SHA-256").digest(pepper(1).getEncoded());
 
-    String id = dev.platform.identity.config.KeyId.of(pepper(1));
+    String id =
+        dev.platform.identity.config.KeyId.of(
+            pepper(1), dev.platform.identity.config.KeyId.Purpose.SECRET_PEPPER);
 
-    assertEquals(HexFormat.of().formatHex(hash).substring(0, 16), id);
+    assertEquals(HexFormat.of().formatHex(expected).substring(0, 16), id);
+    assertNotEquals(HexFormat.of().formatHex(hash).substring(0, 16), id);
+    assertNotEquals(
+        dev.platform.identity.config.KeyId.of(
+            pepper(1), dev.platform.identity.config.KeyId.Purpose.KEY_ENCRYPTION),
+        id,
+        "the same bytes as a key-encryption key have another id");
     assertTrue(id.matches("[0-9a-f]{16}"), id);
     assertEquals(id, digest(1).currentPepperId());
     assertEquals(id, digest(1).of("a-secret").pepperId());

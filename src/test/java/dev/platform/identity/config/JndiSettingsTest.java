@@ -675,7 +675,10 @@ class JndiSettingsTest {
     entries.put(JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS, OTHER_KEK + " , " + THIRD_KEK);
     entries.put(
         JndiSettings.PREVIOUS_SECRET_PEPPERS_FILE,
-        ownerOnly("peppers", OTHER_PEPPER + "\n" + OTHER_KEK + "\n").toString());
+        ownerOnly(
+                "peppers",
+                OTHER_PEPPER + "\n" + "c2Vjb25kLXByZXZpb3VzLXBlcHBlci1mb3ItdGVzdHMtb25seQ==" + "\n")
+            .toString());
 
     Settings settings = read(entries);
 
@@ -719,6 +722,26 @@ class JndiSettingsTest {
     assertTrue(message.startsWith("java:comp/env/" + entry + " "), message);
     assertTrue(message.contains(why), message);
     assertFalse(message.contains(OTHER_KEK) || message.contains(OTHER_PEPPER), message);
+  }
+
+  @Test
+  void whenAPepperIsAlsoAKeyEncryptionKeyThenRefusedNamingBoth() {
+    Map<String, Object> same = valid();
+    same.put(JndiSettings.SECRET_PEPPER, KEK);
+    Map<String, Object> previous = valid();
+    previous.put(JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS, OTHER_KEK);
+    previous.put(JndiSettings.PREVIOUS_SECRET_PEPPERS, OTHER_KEK);
+
+    assertEquals(
+        "java:comp/env/identity/secretPepper is the same key as"
+            + " java:comp/env/identity/keyEncryptionKey; the pepper and the key-encryption key must"
+            + " be separate random keys",
+        refused(same).getMessage());
+    assertEquals(
+        "java:comp/env/identity/previousSecretPeppers (key 1) is the same key as"
+            + " java:comp/env/identity/previousKeyEncryptionKeys (key 1); the pepper and the"
+            + " key-encryption key must be separate random keys",
+        refused(previous).getMessage());
   }
 
   @Test

@@ -499,12 +499,11 @@ class AdminIT {
     message(call("GET", "/service-accounts", keys, null), 403);
   }
 
-  /** Issue 19 §2: hex of the first 8 bytes of the SHA-256 of the deployment's key. */
-  static String keyEncryptionKeyId() throws java.security.NoSuchAlgorithmException {
-    byte[] digest =
-        java.security.MessageDigest.getInstance("SHA-256")
-            .digest(Base64.getDecoder().decode(TestSettings.KEK));
-    return java.util.HexFormat.of().formatHex(digest, 0, 8);
+  /** Issue 19 §2: the id of the deployment's key-encryption key. */
+  static String keyEncryptionKeyId() {
+    return dev.platform.identity.config.KeyId.of(
+        new javax.crypto.spec.SecretKeySpec(Base64.getDecoder().decode(TestSettings.KEK), "AES"),
+        dev.platform.identity.config.KeyId.Purpose.KEY_ENCRYPTION);
   }
 
   String adminTokenKid() {

@@ -205,17 +205,23 @@ class PostgresIT {
               inOverlap,
               SecretDigest.Match.PREVIOUS,
               secrets.previous(),
-              rotated.of("old-secret")));
+              rotated.of("old-secret"),
+              rotated.checkValue()));
       assertFalse(
           accounts.redigest(
-              inOverlap, SecretDigest.Match.PREVIOUS, secrets.previous(), rotated.of("old-secret")),
+              inOverlap,
+              SecretDigest.Match.PREVIOUS,
+              secrets.previous(),
+              rotated.of("old-secret"),
+              rotated.checkValue()),
           "compare-and-set: the old digest is gone");
       assertTrue(
           accounts.redigest(
               plain,
               SecretDigest.Match.CURRENT,
               accounts.find(plain).orElseThrow().secretDigest(),
-              rotated.of("plain-secret")));
+              rotated.of("plain-secret"),
+              rotated.checkValue()));
 
       ServiceAccount.Secrets moved = accounts.find(inOverlap).orElseThrow().secrets();
       assertEquals(rotated.of("old-secret"), moved.previous());

@@ -100,10 +100,15 @@ class KeyEncryptionTest {
   void whenSealedThenTheKeyRecordsTheIdOfTheCurrentKeyEncryptionKey() throws Exception {
     SealedKey sealed = encryption.seal("kid", new byte[] {1, 2, 3});
 
-    byte[] digest =
-        java.security.MessageDigest.getInstance("SHA-256")
-            .digest(settings.keyEncryptionKey().getEncoded());
-    assertEquals(java.util.HexFormat.of().formatHex(digest, 0, 8), sealed.kekId());
+    javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacSHA256");
+    hmac.init(
+        new javax.crypto.spec.SecretKeySpec(
+            settings.keyEncryptionKey().getEncoded(), "HmacSHA256"));
+    byte[] id =
+        hmac.doFinal(
+            "dev.platform.identity key-encryption key id v1"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    assertEquals(java.util.HexFormat.of().formatHex(id, 0, 8), sealed.kekId());
     assertTrue(sealed.kekId().matches("[0-9a-f]{16}"), sealed.kekId());
   }
 

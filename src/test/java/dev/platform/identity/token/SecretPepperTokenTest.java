@@ -61,6 +61,8 @@ class SecretPepperTokenTest {
   @BeforeEach
   void startKeys() {
     node.rotation().start();
+    // This node started: the pepper check row is under its current pepper, so moves go there.
+    new dev.platform.identity.account.PepperCheck(node.database().dataSource()).verify(digest);
   }
 
   @AfterEach
@@ -103,8 +105,20 @@ class SecretPepperTokenTest {
     UUID id = account(oldDigest.of("old-pepper-secret"));
     counting.reset();
 
-    assertEquals("catalog:*", issue(id, "old-pepper-secret").scope());
+    List<String> audited;
+    try (dev.platform.identity.audit.LogCapture audit =
+        dev.platform.identity.audit.LogCapture.of(dev.platform.identity.audit.AuditLog.LOGGER)) {
+      assertEquals("catalog:*", issue(id, "old-pepper-secret").scope());
+      audited = audit.messages();
+    }
 
+    assertTrue(
+        audited.stream()
+            .anyMatch(
+                line ->
+                    line.contains("\"token.issue\"")
+                        && line.contains("\"pepper_moved_from\":\"" + oldDigest.currentPepperId())),
+        "the audit line says the digest moved, and from which pepper: " + audited);
     List<String> statements = counting.statements();
     assertEquals(2, statements.size(), statements.toString());
     assertEquals(1, writes().size(), statements.toString());
