@@ -66,14 +66,30 @@ public final class TokenServlet extends HttpServlet {
       return TokenAnswer.onlyPost();
     }
     try {
-      TokenAnswer issued =
-          TokenAnswer.of(
-              issue(
-                  TokenBody.read(request).text(),
-                  request.getContentType(),
-                  request.getHeader("Authorization"),
-                  request.getQueryString(),
-                  ClientAddress.of(request)));
+      return answer(
+          TokenBody.read(request).text(),
+          request.getContentType(),
+          request.getHeader("Authorization"),
+          request.getQueryString(),
+          ClientAddress.of(request));
+    } catch (OAuthError e) {
+      meters.refused(e.error());
+      return TokenAnswer.of(e);
+    } catch (RuntimeException e) {
+      meters.failed();
+      return TokenAnswer.of(Incident.logged(e));
+    }
+  }
+
+  TokenMeters meters() {
+    return meters;
+  }
+
+  /** {@link #issue} as an answer, counted by outcome (issue 20). */
+  TokenAnswer answer(
+      String body, String contentType, String authorization, String query, String remote) {
+    try {
+      TokenAnswer issued = TokenAnswer.of(issue(body, contentType, authorization, query, remote));
       meters.issued();
       return issued;
     } catch (OAuthError e) {
