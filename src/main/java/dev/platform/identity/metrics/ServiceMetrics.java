@@ -102,6 +102,11 @@ public final class ServiceMetrics {
             "identity.scope.catalog.refresh.age.seconds", scopes, ScopeCatalog::secondsSinceRefresh)
         .description("Seconds since the last successful scope-catalog read")
         .register(registry);
+    bindAccountsTo(registry);
+  }
+
+  /** The gauges of the scheduled counts alone. */
+  void bindAccountsTo(MeterRegistry registry) {
     byStatus.forEach(
         (status, count) ->
             Gauge.builder("identity.accounts", count, AtomicLong::get)
