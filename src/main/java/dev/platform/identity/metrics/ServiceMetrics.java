@@ -35,7 +35,7 @@ import java.util.logging.Logger;
  * scrape; the accounts by status and the secrets due or expired counted in the database on the
  * scheduler, never by a scrape; JVM and process figures through Micrometer's binders.
  */
-public final class ServiceMetrics {
+public final class ServiceMetrics implements AutoCloseable {
   /** How often the accounts are counted. */
   public static final Duration COUNT_INTERVAL = Duration.ofMinutes(1);
 
@@ -50,6 +50,7 @@ public final class ServiceMetrics {
   private final Map<AccountStatus, AtomicLong> byStatus = new EnumMap<>(AccountStatus.class);
   private final AtomicLong secretsDue = new AtomicLong();
   private final AtomicLong secretsExpired = new AtomicLong();
+  private final JvmGcMetrics gc = new JvmGcMetrics();
 
   public ServiceMetrics(ServiceAccounts accounts, Optional<Duration> secretMaxAge, Clock clock) {
     this.accounts = accounts;
@@ -64,12 +65,23 @@ public final class ServiceMetrics {
   public void bindTo(
       MeterRegistry registry, KeyRing ring, KeyRotation rotation, ScopeCatalog scopes) {
     bindJvm(registry);
+    bindKeyRing(registry, ring, rotation);
+    Gauge.builder(
+            "identity.scope.catalog.refresh.age.seconds", scopes, ScopeCatalog::secondsSinceRefresh)
+        .description("Seconds since the last successful scope-catalog read")
+        .strongReference(true)
+        .register(registry);
+    bindAccountsTo(registry);
+  }
+
+  /** The ring read from memory at each scrape, and the rotation's failed refreshes. */
+  private static void bindKeyRing(MeterRegistry registry, KeyRing ring, KeyRotation rotation) {
     keyGauge(
         registry,
         "identity.signing.keys.listed",
         "Keys in the published list",
         ring,
-        s -> s.listed());
+        KeyRingState::listed);
     keyGauge(
         registry,
         "identity.signing.key.current.age.seconds",
@@ -97,12 +109,7 @@ public final class ServiceMetrics {
     FunctionCounter.builder(
             "identity.signing.keys.refresh.failures", rotation, KeyRotation::refreshFailures)
         .description("Scheduled key-ring refreshes that failed")
-        .register(registry);
-    Gauge.builder(
-            "identity.scope.catalog.refresh.age.seconds", scopes, ScopeCatalog::secondsSinceRefresh)
-        .description("Seconds since the last successful scope-catalog read")
-        .register(registry);
-    bindAccountsTo(registry);
+        .register(registry); // held weakly: Startup holds the rotation while the service runs
   }
 
   /** The gauges of the scheduled counts alone. */
@@ -112,6 +119,7 @@ public final class ServiceMetrics {
             Gauge.builder("identity.accounts", count, AtomicLong::get)
                 .description("Service accounts by status, counted every minute")
                 .tag("status", status.name().toLowerCase(Locale.ROOT))
+                .strongReference(true)
                 .register(registry));
     if (secretMaxAge.isPresent()) {
       secretGauge(registry, "due", secretsDue);
@@ -119,9 +127,9 @@ public final class ServiceMetrics {
     }
   }
 
-  private static void bindJvm(MeterRegistry registry) {
+  private void bindJvm(MeterRegistry registry) {
     new JvmMemoryMetrics().bindTo(registry);
-    new JvmGcMetrics().bindTo(registry);
+    gc.bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ClassLoaderMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
@@ -137,6 +145,7 @@ public final class ServiceMetrics {
       ToDoubleFunction<KeyRingState> figure) {
     Gauge.builder(name, ring, r -> figure.applyAsDouble(r.state()))
         .description(description)
+        .strongReference(true)
         .register(registry);
   }
 
@@ -146,7 +155,17 @@ public final class ServiceMetrics {
             "Current secrets of active accounts past identity/secretMaxAge (expired), or within"
                 + " 14 days of it (due), counted every minute")
         .tag("state", state)
+        .strongReference(true)
         .register(registry);
+  }
+
+  /**
+   * Removes the GC binder's notification listeners from the JVM's beans, which would otherwise keep
+   * this web application's classes after an undeployment.
+   */
+  @Override
+  public void close() {
+    gc.close();
   }
 
   /** Counts now, then every {@link #COUNT_INTERVAL} on {@code scheduler}, which its owner stops. */

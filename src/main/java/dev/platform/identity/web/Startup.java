@@ -75,6 +75,7 @@ public class Startup implements ServletContextListener {
   private Database database;
   private KeyRotation keyRotation;
   private ScheduledExecutorService scheduler;
+  private ServiceMetrics serviceMetrics;
 
   @Override
   public void contextInitialized(ServletContextEvent event) {
@@ -95,6 +96,10 @@ public class Startup implements ServletContextListener {
     if (scheduler != null) {
       scheduler.shutdownNow();
       scheduler = null;
+    }
+    if (serviceMetrics != null) {
+      serviceMetrics.close();
+      serviceMetrics = null;
     }
     if (keyRotation != null) {
       keyRotation.close();
@@ -127,8 +132,8 @@ public class Startup implements ServletContextListener {
     SigningKeys signingKeys = new SigningKeys(database, keyEncryption);
     KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
     // The one scheduler of the key rotation, the scope refresh, the rate limiter's clean-up and the
-    // account counts of /metrics;
-    // close() shuts it down. Two threads, so that a slow rotation never delays the scope refresh.
+    // account counts of /metrics; close() shuts it down. Two threads, so that a slow rotation never
+    // delays the scope refresh.
     scheduler = Executors.newScheduledThreadPool(2, Startup::daemon);
     keyRotation =
         new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random, scheduler);
@@ -170,8 +175,7 @@ public class Startup implements ServletContextListener {
             new SecretPeppersResource(peppers, clock));
     // Issue 20: the one registry of /metrics, passed to what it counts; never the global one.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    ServiceMetrics serviceMetrics =
-        new ServiceMetrics(accounts, settings.secretRotation().maxAge(), clock);
+    serviceMetrics = new ServiceMetrics(accounts, settings.secretRotation().maxAge(), clock);
     serviceMetrics.bindTo(registry, keyRing, keyRotation, scopes);
     serviceMetrics.countEvery(scheduler);
     TokenMeters tokenMeters = new TokenMeters(registry);
