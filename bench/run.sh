@@ -98,6 +98,9 @@ openssl speed -seconds 10 rsa2048 > "$out/openssl-speed.txt" 2>/dev/null
 say "ceiling: RS256 signatures through the JCA providers (one thread)"
 java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   dev.platform.identity.key.SigningBenchmark 10 > "$out/signing.txt" 2>&1
+say "the token path with metrics on and off, in process (issue 20)"
+java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
+  dev.platform.identity.token.MetricsOverheadBenchmark > "$out/metrics-overhead.txt" 2>&1
 
 # name context: starts the launcher on a fresh data folder, creates a client through the admin
 # API, load-tests it, records its heap, stops it.

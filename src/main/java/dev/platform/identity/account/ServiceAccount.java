@@ -46,6 +46,14 @@ import java.util.UUID;
             + " and a.organizationId = :organization and a.secretCreatedAt < :before"
             + " order by a.createdAt")
 @NamedQuery(name = ServiceAccount.COUNT, query = "select count(a) from ServiceAccount a")
+@NamedQuery(
+    name = ServiceAccount.COUNT_BY_STATUS,
+    query = "select a.status, count(a) from ServiceAccount a group by a.status")
+@NamedQuery(
+    name = ServiceAccount.COUNT_ACTIVE_SECRET_BEFORE,
+    query =
+        "select count(a) from ServiceAccount a where a.status = :active"
+            + " and a.secretCreatedAt < :before")
 @NamedNativeQuery(name = AccountOrDecoy.QUERY, query = AccountOrDecoy.SQL)
 public class ServiceAccount {
   static final String LIVE = "ServiceAccount.live";
@@ -54,6 +62,8 @@ public class ServiceAccount {
   static final String LIVE_IN_ORGANIZATION_SECRET_BEFORE =
       "ServiceAccount.liveInOrganizationSecretBefore";
   static final String COUNT = "ServiceAccount.count";
+  static final String COUNT_BY_STATUS = "ServiceAccount.countByStatus";
+  static final String COUNT_ACTIVE_SECRET_BEFORE = "ServiceAccount.countActiveSecretBefore";
 
   @Id
   @Column(name = "client_id")

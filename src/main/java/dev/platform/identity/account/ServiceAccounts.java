@@ -6,7 +6,9 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.TypedQuery;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -218,5 +220,29 @@ public final class ServiceAccounts {
 
   private static ServiceAccount find(EntityManager em, UUID clientId) {
     return em.find(ServiceAccount.class, clientId.toString());
+  }
+
+  /** Issue 20: how many accounts are in each status, every status present (0 where none). */
+  public Map<AccountStatus, Long> countByStatus() {
+    Map<AccountStatus, Long> counts = new EnumMap<>(AccountStatus.class);
+    for (AccountStatus status : AccountStatus.values()) {
+      counts.put(status, 0L);
+    }
+    database
+        .read(
+            em ->
+                em.createNamedQuery(ServiceAccount.COUNT_BY_STATUS, Object[].class).getResultList())
+        .forEach(row -> counts.put((AccountStatus) row[0], ((Number) row[1]).longValue()));
+    return counts;
+  }
+
+  /** Issue 20: how many active accounts have a current secret created before {@code before}. */
+  public long countActiveWithSecretBefore(Instant before) {
+    return database.read(
+        em ->
+            em.createNamedQuery(ServiceAccount.COUNT_ACTIVE_SECRET_BEFORE, Long.class)
+                .setParameter("active", AccountStatus.ACTIVE)
+                .setParameter("before", before)
+                .getSingleResult());
   }
 }

@@ -66,6 +66,7 @@ public final class JndiSettings {
       "identity/previousKeyEncryptionKeysFile";
   public static final String PREVIOUS_SECRET_PEPPERS = "identity/previousSecretPeppers";
   public static final String PREVIOUS_SECRET_PEPPERS_FILE = "identity/previousSecretPeppersFile";
+  public static final String METRICS_ACCESS = "identity/metricsAccess";
 
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
@@ -183,7 +184,8 @@ public final class JndiSettings {
         bootstrapSecretFile(),
         secretRotation(),
         previousKeyEncryptionKeys,
-        previousPeppers);
+        previousPeppers,
+        metricsAccess());
   }
 
   /**
@@ -663,6 +665,18 @@ public final class JndiSettings {
       default ->
           throw new InvalidSettingException(
               RSA_PROVIDER, "must be 'accp' or 'jdk', not '" + text + "'");
+    };
+  }
+
+  private Settings.MetricsAccess metricsAccess() {
+    String text = required(METRICS_ACCESS);
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "token" -> Settings.MetricsAccess.TOKEN;
+      case "open" -> Settings.MetricsAccess.OPEN;
+      case "off" -> Settings.MetricsAccess.OFF;
+      default ->
+          throw new InvalidSettingException(
+              METRICS_ACCESS, "must be 'token', 'open' or 'off', not '" + text + "'");
     };
   }
 

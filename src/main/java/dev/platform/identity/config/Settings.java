@@ -37,6 +37,7 @@ import javax.crypto.SecretKey;
  *     it is sealed anew under {@code keyEncryptionKey} (issue 19); never used to seal
  * @param previousSecretPeppers earlier peppers, for checking secrets digested under them until a
  *     successful authentication digests them anew under {@code secretPepper} (issue 19)
+ * @param metricsAccess who may read {@code /metrics} (issue 20)
  */
 public record Settings(
     URI issuer,
@@ -57,7 +58,8 @@ public record Settings(
     Optional<Path> bootstrapSecretFile,
     SecretRotation secretRotation,
     List<SecretKey> previousKeyEncryptionKeys,
-    List<SecretKey> previousSecretPeppers) {
+    List<SecretKey> previousSecretPeppers,
+    MetricsAccess metricsAccess) {
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {
@@ -97,6 +99,16 @@ public record Settings(
     ACCP,
     /** The JDK's own provider. */
     JDK
+  }
+
+  /** Who may read {@code /metrics} (issue 20). */
+  public enum MetricsAccess {
+    /** A bearer token of this service carrying {@code identity:metrics}: the default. */
+    TOKEN,
+    /** Anyone who reaches the path: where the network already guards it. */
+    OPEN,
+    /** Nobody: 404. */
+    OFF
   }
 
   /** Where the rate limiter keeps its buckets. */

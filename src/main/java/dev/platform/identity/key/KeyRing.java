@@ -26,13 +26,16 @@ public final class KeyRing {
   private final Clock clock;
   private final Duration cacheTime;
   private final AtomicReference<KeyRingSnapshot> snapshot = new AtomicReference<>();
+  private final Duration rotationInterval;
   private volatile int sealedUnderPreviousKeys;
+  private volatile Instant refreshedAt;
 
   public KeyRing(SigningKeys keys, KeyEncryption encryption, KeySchedule schedule, Clock clock) {
     this.keys = keys;
     this.encryption = encryption;
     this.clock = clock;
     this.cacheTime = cacheTime(schedule);
+    this.rotationInterval = schedule.rotationInterval();
   }
 
   /**
@@ -54,6 +57,34 @@ public final class KeyRing {
   public synchronized void refresh() {
     snapshot.set(KeyRingSnapshot.of(keys.all(), clock.instant(), snapshot.get(), encryption));
     sealedUnderPreviousKeys = keys.sealedUnderPreviousKeys();
+    refreshedAt = clock.instant();
+  }
+
+  /**
+   * Issue 20: the ring as /metrics shows it, from memory (no database); all empty before the first
+   * load.
+   */
+  public KeyRingState state() {
+    Instant now = clock.instant();
+    if (snapshot.get() == null) {
+      return new KeyRingState(now, 0, null, null, null, refreshedAt);
+    }
+    KeyRingSnapshot held = snapshotAt(now);
+    String current = held.current().map(CurrentKey::kid).orElse(null);
+    Instant currentSince =
+        held.rows().stream()
+            .filter(key -> key.kid().equals(current))
+            .map(SigningKey::activeFrom)
+            .findFirst()
+            .orElse(null);
+    Instant next =
+        held.rows().stream()
+            .filter(key -> key.isPendingAt(now))
+            .map(SigningKey::activeFrom)
+            .min(Comparator.naturalOrder())
+            .orElse(null);
+    Instant plannedEnd = currentSince == null ? null : currentSince.plus(rotationInterval);
+    return new KeyRingState(now, held.listedCount(), currentSince, plannedEnd, next, refreshedAt);
   }
 
   /**

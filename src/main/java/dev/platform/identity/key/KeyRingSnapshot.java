@@ -104,6 +104,10 @@ final class KeyRingSnapshot {
     return rows;
   }
 
+  int listedCount() {
+    return listed.size();
+  }
+
   Optional<CurrentKey> current() {
     return Optional.ofNullable(current);
   }

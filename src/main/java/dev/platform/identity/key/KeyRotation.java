@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -45,6 +46,7 @@ public final class KeyRotation implements AutoCloseable {
   private final SecureRandom random;
   private final ScheduledExecutorService scheduler;
   private ScheduledFuture<?> refresh;
+  private final AtomicLong refreshFailures = new AtomicLong();
 
   /**
    * @param scheduler the daemon scheduler that runs the refresh; its owner shuts it down
@@ -87,10 +89,16 @@ public final class KeyRotation implements AutoCloseable {
     }
   }
 
+  /** Issue 20: how many scheduled refreshes have failed since this node started. */
+  public long refreshFailures() {
+    return refreshFailures.get();
+  }
+
   private void tick() {
     try {
       rotateIfDue();
     } catch (RuntimeException e) {
+      refreshFailures.incrementAndGet();
       LOG.log(Level.WARNING, "Refreshing the signing keys failed; trying again later", e);
     }
   }

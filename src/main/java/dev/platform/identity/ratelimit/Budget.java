@@ -3,6 +3,7 @@ package dev.platform.identity.ratelimit;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One kind of budget: so many requests per period, refilled smoothly (Bucket4j's greedy refill), so
@@ -29,6 +30,19 @@ record Budget(String name, long capacity, Duration period) {
         .addLimit(Bandwidth.builder().capacity(capacity).refillGreedy(capacity, period).build())
         .build();
   }
+
+  /** Issue 20: its {@code budget} label in /metrics, what it counts. */
+  String label() {
+    return switch (name) {
+      case "ok" -> "client_successes";
+      case "fail" -> "client_address_failures";
+      default -> "address_failures";
+    };
+  }
+
+  /** The labels of every budget, for counters registered up front. */
+  static final List<String> LABELS =
+      List.of("client_successes", "client_address_failures", "address_failures");
 
   String key(String subject) {
     return name + ":" + subject;

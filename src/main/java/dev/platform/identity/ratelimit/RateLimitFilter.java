@@ -7,7 +7,10 @@ import dev.platform.identity.token.OAuthError;
 import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
+import dev.platform.identity.token.TokenMeters;
 import dev.platform.identity.token.TokenRequest;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.Servlet;
@@ -18,6 +21,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -36,17 +41,35 @@ public final class RateLimitFilter implements Filter {
   private final AuditLog audit;
   private final SlowBodies slowBodies;
   private final Servlet endpoint;
+  private final TokenMeters meters;
+  private final Map<String, Counter> refusalsByBudget = new HashMap<>();
 
   /**
    * @param endpoint the token endpoint, which a request whose body was read without a thread goes
    *     on to directly (the filter chain has returned by then)
+   * @param meters the token path's counters, which count what this filter answers itself
+   * @param registry where the 429s are counted by budget (issue 20)
    */
   public RateLimitFilter(
-      RateLimiter limiter, AuditLog audit, SlowBodies slowBodies, Servlet endpoint) {
+      RateLimiter limiter,
+      AuditLog audit,
+      SlowBodies slowBodies,
+      Servlet endpoint,
+      TokenMeters meters,
+      MeterRegistry registry) {
     this.limiter = limiter;
     this.audit = audit;
     this.slowBodies = slowBodies;
     this.endpoint = endpoint;
+    this.meters = meters;
+    for (String budget : Budget.LABELS) {
+      refusalsByBudget.put(
+          budget,
+          Counter.builder("identity.token.rate.limited")
+              .description("Token requests answered 429, by the budget that was spent")
+              .tag("budget", budget)
+              .register(registry));
+    }
   }
 
   /** Where an admitted request goes on to. */
@@ -82,6 +105,8 @@ public final class RateLimitFilter implements Filter {
     Admission admission = limiter.admit(reading.clientKey(), address);
     if (!admission.admitted()) {
       audit.record("token.refuse", reading.clientKey(), null, "rate_limit_exceeded", address);
+      meters.refused(OAuthError.RATE_LIMIT_EXCEEDED);
+      refusalsByBudget.get(admission.spent().label()).increment();
       refuse(answer, admission.retryAfterSeconds());
       return;
     }
@@ -90,6 +115,7 @@ public final class RateLimitFilter implements Filter {
         next.handle(reading.request(), answer);
       } else {
         audit.record("token.refuse", null, null, reading.refusal().error(), address);
+        meters.refused(reading.refusal().error());
         TokenAnswer.of(reading.refusal()).writeTo(answer);
       }
     } finally {

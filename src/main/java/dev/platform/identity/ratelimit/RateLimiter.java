@@ -66,20 +66,23 @@ public final class RateLimiter {
   Admission admit(String clientId, String address) {
     long wait =
         waitFor(store.bucket(Budget.ADDRESS_FAILURES.key(address), Budget.ADDRESS_FAILURES));
-    if (wait == 0 && clientId != null) {
+    if (wait > 0) {
+      return Admission.refused(Budget.ADDRESS_FAILURES, wait, clientId, address);
+    }
+    if (clientId != null) {
       wait = waitFor(store.bucket(pairKey(clientId, address), Budget.PAIR_FAILURES));
     }
     if (wait > 0) {
-      return Admission.refused(wait, clientId, address);
+      return Admission.refused(Budget.PAIR_FAILURES, wait, clientId, address);
     }
     if (clientId == null) {
-      return new Admission(0, null, address, null);
+      return Admission.admitted(null, address, null);
     }
     Bucket success = store.bucket(successes.key(clientId), successes);
     ConsumptionProbe probe = success.tryConsumeAndReturnRemaining(1);
     return probe.isConsumed()
-        ? new Admission(0, clientId, address, success)
-        : Admission.refused(probe.getNanosToWaitForRefill(), clientId, address);
+        ? Admission.admitted(clientId, address, success)
+        : Admission.refused(successes, probe.getNanosToWaitForRefill(), clientId, address);
   }
 
   /** Settles an admitted request once its response status is known. */

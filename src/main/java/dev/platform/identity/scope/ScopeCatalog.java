@@ -38,6 +38,8 @@ public final class ScopeCatalog {
 
   private final Database database;
   private final AtomicLong reads = new AtomicLong();
+  private volatile long refreshedNanos;
+  private volatile boolean refreshed;
   private final AtomicReference<Snapshot> snapshot =
       new AtomicReference<>(new Snapshot(0, Collections.emptySortedMap()));
 
@@ -110,6 +112,13 @@ public final class ScopeCatalog {
     scopes.forEach(scope -> byName.put(scope.name(), scope));
     snapshot.accumulateAndGet(
         new Snapshot(generation, Collections.unmodifiableSortedMap(byName)), Snapshot::newer);
+    refreshedNanos = System.nanoTime();
+    refreshed = true;
+  }
+
+  /** Issue 20: seconds since the last successful read of the catalog; NaN before the first. */
+  public double secondsSinceRefresh() {
+    return refreshed ? (System.nanoTime() - refreshedNanos) / 1e9 : Double.NaN;
   }
 
   /**

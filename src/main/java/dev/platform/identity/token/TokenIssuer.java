@@ -32,6 +32,7 @@ public final class TokenIssuer {
   private final KeyRing keys;
   private final RsaProvider rsa;
   private final Clock clock;
+  private final TokenMeters meters;
 
   /**
    * @param lifetime of every token (SPEC 8)
@@ -46,6 +47,21 @@ public final class TokenIssuer {
       KeyRing keys,
       RsaProvider rsa,
       Clock clock) {
+    this(issuer, lifetime, adminLifetime, keys, rsa, clock, TokenMeters.none());
+  }
+
+  /**
+   * @param meters where each signature is timed (issue 20)
+   */
+  public TokenIssuer(
+      URI issuer,
+      Duration lifetime,
+      Duration adminLifetime,
+      KeyRing keys,
+      RsaProvider rsa,
+      Clock clock,
+      TokenMeters meters) {
+    this.meters = meters;
     this.issuer = issuer;
     this.lifetime = lifetime;
     this.adminLifetime = adminLifetime;
@@ -80,7 +96,10 @@ public final class TokenIssuer {
       Signature rs256 = rsa.rs256();
       rs256.initSign(key);
       rs256.update(signingInput);
-      byte[] jws = dotted(signingInput, BASE64URL.encode(rs256.sign()));
+      long start = System.nanoTime();
+      byte[] signature = rs256.sign();
+      meters.signed(start);
+      byte[] jws = dotted(signingInput, BASE64URL.encode(signature));
       return new String(jws, StandardCharsets.US_ASCII);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("RS256 signing failed with key " + header.kid(), e);

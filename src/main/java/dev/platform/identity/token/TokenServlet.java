@@ -29,36 +29,74 @@ public final class TokenServlet extends HttpServlet {
   private final transient ScopeCatalog scopes;
   private final transient TokenIssuer issuer;
   private final transient AuditLog audit;
+  private final transient TokenMeters meters;
 
   public TokenServlet(
       ClientAuthenticator clients, ScopeCatalog scopes, TokenIssuer issuer, AuditLog audit) {
+    this(clients, scopes, issuer, audit, TokenMeters.none());
+  }
+
+  /**
+   * @param meters where requests are counted and timed (issue 20)
+   */
+  public TokenServlet(
+      ClientAuthenticator clients,
+      ScopeCatalog scopes,
+      TokenIssuer issuer,
+      AuditLog audit,
+      TokenMeters meters) {
     this.clients = clients;
     this.scopes = scopes;
     this.issuer = issuer;
     this.audit = audit;
+    this.meters = meters;
   }
 
   @Override
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
+    long start = System.nanoTime();
     answer(request).writeTo(response);
+    meters.answered(start);
   }
 
   private TokenAnswer answer(HttpServletRequest request) {
     if (!"POST".equals(request.getMethod())) {
+      meters.refused(OAuthError.INVALID_REQUEST);
       return TokenAnswer.onlyPost();
     }
     try {
-      return TokenAnswer.of(
-          issue(
-              TokenBody.read(request).text(),
-              request.getContentType(),
-              request.getHeader("Authorization"),
-              request.getQueryString(),
-              ClientAddress.of(request)));
+      return answer(
+          TokenBody.read(request).text(),
+          request.getContentType(),
+          request.getHeader("Authorization"),
+          request.getQueryString(),
+          ClientAddress.of(request));
     } catch (OAuthError e) {
+      meters.refused(e.error());
       return TokenAnswer.of(e);
     } catch (RuntimeException e) {
+      meters.failed();
+      return TokenAnswer.of(Incident.logged(e));
+    }
+  }
+
+  TokenMeters meters() {
+    return meters;
+  }
+
+  /** {@link #issue} as an answer, counted by outcome (issue 20). */
+  TokenAnswer answer(
+      String body, String contentType, String authorization, String query, String remote) {
+    try {
+      TokenAnswer issued = TokenAnswer.of(issue(body, contentType, authorization, query, remote));
+      meters.issued();
+      return issued;
+    } catch (OAuthError e) {
+      meters.refused(e.error());
+      return TokenAnswer.of(e);
+    } catch (RuntimeException e) {
+      meters.failed();
       return TokenAnswer.of(Incident.logged(e));
     }
   }

@@ -30,6 +30,8 @@ import dev.platform.identity.key.PublicKeysServlet;
 import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.SigningKeys;
 import dev.platform.identity.key.UnknownKeyMapper;
+import dev.platform.identity.metrics.MetricsServlet;
+import dev.platform.identity.metrics.ServiceMetrics;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -37,8 +39,11 @@ import dev.platform.identity.token.ClientAuthenticator;
 import dev.platform.identity.token.DiscoveryResource;
 import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenIssuer;
+import dev.platform.identity.token.TokenMeters;
 import dev.platform.identity.token.TokenServlet;
 import dev.platform.identity.verify.BearerVerifier;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
@@ -70,6 +75,7 @@ public class Startup implements ServletContextListener {
   private Database database;
   private KeyRotation keyRotation;
   private ScheduledExecutorService scheduler;
+  private ServiceMetrics serviceMetrics;
 
   @Override
   public void contextInitialized(ServletContextEvent event) {
@@ -90,6 +96,10 @@ public class Startup implements ServletContextListener {
     if (scheduler != null) {
       scheduler.shutdownNow();
       scheduler = null;
+    }
+    if (serviceMetrics != null) {
+      serviceMetrics.close();
+      serviceMetrics = null;
     }
     if (keyRotation != null) {
       keyRotation.close();
@@ -121,8 +131,9 @@ public class Startup implements ServletContextListener {
             settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random, rsa);
     SigningKeys signingKeys = new SigningKeys(database, keyEncryption);
     KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
-    // The one scheduler of the key rotation, the scope refresh and the rate limiter's clean-up;
-    // close() shuts it down. Two threads, so that a slow rotation never delays the scope refresh.
+    // The one scheduler of the key rotation, the scope refresh, the rate limiter's clean-up and the
+    // account counts of /metrics; close() shuts it down. Two threads, so that a slow rotation never
+    // delays the scope refresh.
     scheduler = Executors.newScheduledThreadPool(2, Startup::daemon);
     keyRotation =
         new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random, scheduler);
@@ -162,6 +173,12 @@ public class Startup implements ServletContextListener {
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock),
             new SecretPeppersResource(peppers, clock));
+    // Issue 20: the one registry of /metrics, passed to what it counts; never the global one.
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    serviceMetrics = new ServiceMetrics(accounts, settings.secretRotation().maxAge(), clock);
+    serviceMetrics.bindTo(registry, keyRing, keyRotation, scopes);
+    serviceMetrics.countEvery(scheduler);
+    TokenMeters tokenMeters = new TokenMeters(registry);
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
@@ -169,16 +186,23 @@ public class Startup implements ServletContextListener {
             settings.adminTokenLifetime(),
             keyRing,
             rsa,
-            clock);
+            clock,
+            tokenMeters);
     TokenServlet tokenEndpoint =
         new TokenServlet(
             new ClientAuthenticator(accounts, digest, clock, settings.secretRotation().maxAge()),
             scopes,
             issuer,
-            audit);
+            audit,
+            tokenMeters);
     RateLimitFilter rateLimitFilter =
         new RateLimitFilter(
-            rateLimiter(settings, clock), audit, new SlowBodies(clock), tokenEndpoint);
+            rateLimiter(settings, clock),
+            audit,
+            new SlowBodies(clock),
+            tokenEndpoint,
+            tokenMeters,
+            registry);
 
     // Filter order, decided here and nowhere else: no web.xml declares a filter, and the container
     // runs programmatic mappings in the order they are added. So client-address (every path) runs
@@ -199,6 +223,14 @@ public class Startup implements ServletContextListener {
         .addServlet("public-keys", new PublicKeysServlet(keyRing))
         .addMapping("/api/public-keys");
     context.addServlet("error-page", new ErrorPageServlet()).addMapping(ErrorPageServlet.PATH);
+    // Issue 20: /metrics exactly (deny by default: token), or not at all (off: Jersey's 404).
+    if (settings.metricsAccess() != Settings.MetricsAccess.OFF) {
+      BearerVerifier metricsVerifier =
+          settings.metricsAccess() == Settings.MetricsAccess.TOKEN ? verifier : null;
+      context
+          .addServlet("metrics", new MetricsServlet(registry, metricsVerifier))
+          .addMapping(MetricsServlet.PATH);
+    }
     ServletRegistration.Dynamic servlet =
         context.addServlet("identity", new ServletContainer(application));
     servlet.addMapping("/*");

@@ -70,7 +70,8 @@ class BootstrapTest {
         secretFile,
         Settings.SecretRotation.NONE,
         List.of(),
-        List.of());
+        List.of(),
+        Settings.MetricsAccess.TOKEN);
   }
 
   Bootstrap bootstrap(Database database) {

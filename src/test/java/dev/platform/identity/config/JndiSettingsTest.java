@@ -211,6 +211,7 @@ class JndiSettingsTest {
         "identity/keyRingRefresh | PT0S | must be at least",
         "identity/rateLimitStore | redis | must be 'memory' or 'database'",
         "identity/rsaProvider | bouncycastle | must be 'accp' or 'jdk'",
+        "identity/metricsAccess | public | must be 'token', 'open' or 'off'",
         "identity/trustedProxies | proxy.example.com | must list IP addresses",
         "identity/trustedProxies | 1:::2 | must list IP addresses",
         "identity/tokenRateLimit | 0 | must be from 1 to 1000000",

@@ -25,6 +25,7 @@ public final class TestSettings {
     entries.put(JndiSettings.KEY_RING_REFRESH, "PT30S");
     entries.put(JndiSettings.RATE_LIMIT_STORE, "memory");
     entries.put(JndiSettings.RSA_PROVIDER, "accp");
+    entries.put(JndiSettings.METRICS_ACCESS, "token");
     entries.put(JndiSettings.TOKEN_RATE_LIMIT, "60");
     entries.put(JndiSettings.MAX_PUBLISHED_KEYS, "10");
     entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, "log");

@@ -209,4 +209,29 @@ class KeyRingTest {
     return KeyFactory.getInstance("RSA")
         .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(body)));
   }
+
+  @Test
+  void whenTheSuccessorIsScheduledThenTheStateShowsBothKeysAndTheTimesBetween() {
+    KeyRingState first = node.ring().state();
+    assertEquals(1, first.listed());
+    assertEquals(0.0, first.currentSigningSeconds());
+    assertEquals(Duration.ofDays(90).toSeconds(), first.secondsUntilPlannedEnd());
+    assertTrue(Double.isNaN(first.secondsUntilNextActivation()));
+
+    clock.set(START.plus(Duration.ofDays(89)).plus(Duration.ofHours(1)));
+    node.rotation().rotateIfDue();
+    clock.advance(Duration.ofSeconds(10));
+    KeyRingState second = node.ring().state();
+
+    assertEquals(2, second.listed());
+    assertEquals(
+        Duration.ofDays(89).plusHours(1).plusSeconds(10).toSeconds(),
+        second.currentSigningSeconds());
+    double untilEnd = Duration.ofHours(23).minusSeconds(10).toSeconds();
+    assertEquals(untilEnd, second.secondsUntilPlannedEnd());
+    // Created an hour into the pre-publication window, it signs one full pre-publication later.
+    assertEquals(
+        Duration.ofHours(24).minusSeconds(10).toSeconds(), second.secondsUntilNextActivation());
+    assertEquals(10.0, second.secondsSinceRefresh());
+  }
 }

@@ -1,0 +1,74 @@
+package dev.platform.identity.metrics;
+
+import dev.platform.identity.verify.BearerTokenException;
+import dev.platform.identity.verify.BearerVerifier;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * {@code GET /metrics}: the registry in Prometheus' text format (version 0.0.4). Registered at that
+ * exact path only, so the container decides what reaches it. With a verifier, only a bearer token
+ * of this service carrying {@link #SCOPE} does (401 without a good token, 403 without the scope,
+ * RFC 6750 §3); without one (setting {@code open}), anyone.
+ */
+public final class MetricsServlet extends HttpServlet {
+  /** The catalog scope that reads /metrics. */
+  public static final String SCOPE = "identity:metrics";
+
+  public static final String PATH = "/metrics";
+
+  private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final transient PrometheusMeterRegistry registry;
+  private final transient BearerVerifier verifier;
+
+  /**
+   * @param verifier checks the caller's token; null for {@code open} access
+   */
+  public MetricsServlet(PrometheusMeterRegistry registry, BearerVerifier verifier) {
+    this.registry = registry;
+    this.verifier = verifier;
+  }
+
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    if (verifier != null) {
+      try {
+        verifier.verify(request.getHeader("Authorization"), List.of(SCOPE));
+      } catch (BearerTokenException e) {
+        refuse(response, e);
+        return;
+      }
+    }
+    String method = request.getMethod();
+    if (!method.equals("GET") && !method.equals("HEAD")) {
+      response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+      response.setHeader("Allow", "GET, HEAD");
+      return;
+    }
+    byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentType(TEXT_FORMAT);
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body); // Tomcat sends no body to HEAD
+  }
+
+  private static void refuse(HttpServletResponse response, BearerTokenException e)
+      throws IOException {
+    byte[] body =
+        ("{\"error\":\"" + (e.status() == 401 ? "unauthorized" : "insufficient_scope") + "\"}")
+            .getBytes(StandardCharsets.UTF_8);
+    response.setStatus(e.status());
+    response.setHeader("WWW-Authenticate", e.challenge());
+    response.setHeader("Cache-Control", "no-store");
+    response.setContentType("application/json");
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+}

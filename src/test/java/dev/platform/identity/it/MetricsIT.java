@@ -1,0 +1,208 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Issue 20: {@code /metrics} with the default access, {@code token}, as a scraper and as an
+ * attacker see it: only a token of this service carrying {@code identity:metrics} reads it, every
+ * other caller and every odd spelling of the path gets no metric.
+ */
+@ExtendWith(ArquillianExtension.class)
+class MetricsIT {
+  static final String ISSUED = "identity_token_requests_total{outcome=\"issued\"}";
+
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.war("metrics-" + UUID.randomUUID(), Map.of());
+  }
+
+  @ArquillianResource URL base;
+
+  record Client(String id, String secret) {}
+
+  Http http() {
+    return new Http(base);
+  }
+
+  HttpResponse<String> tokenResponse(String id, String secret) {
+    String credentials =
+        Base64.getEncoder()
+            .encodeToString((form(id) + ":" + form(secret)).getBytes(StandardCharsets.UTF_8));
+    return http()
+        .send(
+            http()
+                .request("/oauth/token")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Authorization", "Basic " + credentials)
+                .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+                .build());
+  }
+
+  String token(String id, String secret) {
+    HttpResponse<String> response = tokenResponse(id, secret);
+    assertEquals(200, response.statusCode(), response.body());
+    return Http.json(response).get("access_token").asText();
+  }
+
+  static String form(String text) {
+    return URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  String adminToken() {
+    return token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+  }
+
+  HttpResponse<String> createAccount(String bearer, String org, String scopes) {
+    return http()
+        .admin(
+            "POST",
+            "/service-accounts",
+            bearer,
+            "{\"name\":\"metrics "
+                + org
+                + "\",\"organization_id\":\""
+                + org
+                + "\",\"scopes\":["
+                + scopes
+                + "]}");
+  }
+
+  Client created(HttpResponse<String> response) {
+    assertEquals(201, response.statusCode(), response.body());
+    JsonNode body = Http.json(response);
+    return new Client(body.get("client_id").asText(), body.get("client_secret").asText());
+  }
+
+  HttpResponse<String> metrics(String rawPath, String bearer) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + rawPath))
+            .timeout(Duration.ofSeconds(20))
+            .GET();
+    if (bearer != null) {
+      request.header("Authorization", "Bearer " + bearer);
+    }
+    return http().send(request.build());
+  }
+
+  static double issued(String exposition) {
+    Matcher value =
+        Pattern.compile("^" + Pattern.quote(ISSUED) + " (\\S+)$", Pattern.MULTILINE)
+            .matcher(exposition);
+    assertTrue(value.find(), exposition);
+    return Double.parseDouble(value.group(1));
+  }
+
+  @Test
+  void whenAScraperHoldsIdentityMetricsThenItReadsTheTextFormatAndTheIssuedCountRises() {
+    Client scraper = created(createAccount(adminToken(), "root", "\"identity:metrics\""));
+    String bearer = token(scraper.id(), scraper.secret());
+
+    HttpResponse<String> before = metrics("/metrics", bearer);
+    assertEquals(200, before.statusCode(), before.body());
+    assertTrue(
+        before.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"),
+        before.headers().toString());
+    token(scraper.id(), scraper.secret());
+    token(scraper.id(), scraper.secret());
+    tokenResponse(scraper.id(), "wrong-secret-0123456789012345678901234567");
+    String after = metrics("/metrics", bearer).body();
+
+    assertEquals(issued(before.body()) + 2, issued(after), after);
+    assertTrue(after.contains("identity_token_requests_total{outcome=\"invalid_client\"}"));
+    assertTrue(after.contains("identity_token_request_duration_seconds_bucket{le=\"0.005\"}"));
+    assertTrue(after.contains("identity_token_signature_duration_seconds_count"));
+    assertTrue(after.contains("identity_signing_keys_listed "), after);
+    assertTrue(after.contains("identity_accounts{status=\"active\"}"), after);
+    assertTrue(after.contains("jvm_memory_used_bytes"), after);
+    assertFalse(after.contains(scraper.id()), "a client_id is never a label");
+  }
+
+  @Test
+  void whenNoTokenOrABadOneThen401WithABearerChallenge() {
+    HttpResponse<String> none = metrics("/metrics", null);
+    assertEquals(401, none.statusCode(), none.body());
+    assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""));
+    assertNoMetrics(none);
+
+    HttpResponse<String> garbage = metrics("/metrics", "not.a.jwt");
+    assertEquals(401, garbage.statusCode(), garbage.body());
+    assertTrue(
+        garbage.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Bearer "),
+        garbage.headers().toString());
+    assertNoMetrics(garbage);
+  }
+
+  @Test
+  void whenTheTokenLacksIdentityMetricsThen403InsufficientScope() {
+    HttpResponse<String> admin = metrics("/metrics", adminToken());
+    assertEquals(403, admin.statusCode(), admin.body());
+    assertTrue(
+        admin.headers().firstValue("WWW-Authenticate").orElse("").contains("insufficient_scope"),
+        admin.headers().toString());
+    assertNoMetrics(admin);
+  }
+
+  @Test
+  void whenThePathIsSpelledOddlyThenNoMetricsWithoutTheScope() {
+    String admin = adminToken();
+    for (String path :
+        List.of(
+            "/metrics/",
+            "//metrics",
+            "/Metrics",
+            "/metrics;x=y",
+            "/%6Detrics",
+            "/metrics%2F",
+            "/./metrics",
+            "/oauth/../metrics",
+            "/metrics?x=y")) {
+      for (String bearer : new String[] {null, "not.a.jwt", admin}) {
+        HttpResponse<String> response = metrics(path, bearer);
+        assertTrue(
+            Set.of(400, 401, 403, 404).contains(response.statusCode()),
+            path + " answered " + response.statusCode() + ": " + response.body());
+        assertNoMetrics(response);
+      }
+    }
+  }
+
+  @Test
+  void whenAManagerGrantsIdentityMetricsThenRefusedAndOnlyAnAdminMay() {
+    Client manager =
+        created(
+            createAccount(
+                adminToken(), "acme", "\"identity:accounts.manage\",\"kitchen:menus.read\""));
+    HttpResponse<String> refused =
+        createAccount(token(manager.id(), manager.secret()), "acme", "\"identity:metrics\"");
+    assertEquals(403, refused.statusCode(), refused.body());
+  }
+
+  static void assertNoMetrics(HttpResponse<String> response) {
+    assertFalse(response.body().contains("identity_token_requests_total"), response.body());
+    assertFalse(response.body().contains("jvm_"), response.body());
+  }
+}
