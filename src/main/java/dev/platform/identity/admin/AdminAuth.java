@@ -4,6 +4,7 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.scope.Scope;
@@ -246,6 +247,17 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
     private static boolean isIdentityScope(String scope) {
       return scope.startsWith("identity:");
+    }
+
+    /** Makes the audit-trail events of this caller, for the store to persist with its change. */
+    AuditEvent.Source events() {
+      return audit.source(token.clientId(), remoteAddress);
+    }
+
+    /** An event about {@code account}, to be stored with its change. */
+    AuditEvent event(String event, ServiceAccount account, Map<String, String> details) {
+      return events()
+          .event(event, account.clientId().toString(), account.profile().organizationId(), details);
     }
 
     void audit(String event, String target) {
