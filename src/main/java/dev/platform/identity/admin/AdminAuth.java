@@ -48,6 +48,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   public static final String ADMIN = Bootstrap.ADMIN_SCOPE;
   public static final String ACCOUNTS = "identity:accounts.manage";
   public static final String KEYS = "identity:keys.manage";
+  public static final String AUDIT_READ = "identity:audit.read";
 
   /** The template of every administration resource starts so. */
   static final String PREFIX = "/admin/v1";
@@ -176,6 +177,11 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
     boolean isAdmin() {
       return token.hasScope(ADMIN);
+    }
+
+    /** The organizations of the token: its {@code organization_id} and {@code accessible_orgs}. */
+    List<String> organizations() {
+      return AuditEventsResource.organizations(token.organizationId(), token.accessibleOrgs());
     }
 
     /** {@code identity:admin}: every organization; otherwise those of the token. */

@@ -8,11 +8,13 @@ import dev.platform.identity.account.SecretPeppers;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.ApiErrorMapper;
+import dev.platform.identity.admin.AuditEventsResource;
 import dev.platform.identity.admin.InvalidJsonMapper;
 import dev.platform.identity.admin.ScopesResource;
 import dev.platform.identity.admin.SecretPeppersResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
+import dev.platform.identity.audit.AuditEvents;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
@@ -161,7 +163,8 @@ public class Startup implements ServletContextListener {
                 random),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock),
-            new SecretPeppersResource(peppers, clock));
+            new SecretPeppersResource(peppers, clock),
+            new AuditEventsResource(new AuditEvents(database)));
     TokenIssuer issuer =
         new TokenIssuer(
             settings.issuer(),
