@@ -37,6 +37,7 @@ import javax.crypto.SecretKey;
  *     it is sealed anew under {@code keyEncryptionKey} (issue 19); never used to seal
  * @param previousSecretPeppers earlier peppers, for checking secrets digested under them until a
  *     successful authentication digests them anew under {@code secretPepper} (issue 19)
+ * @param auditRetention how long the audit trail in the database keeps an event (issue 20 §3)
  */
 public record Settings(
     URI issuer,
@@ -57,7 +58,10 @@ public record Settings(
     Optional<Path> bootstrapSecretFile,
     SecretRotation secretRotation,
     List<SecretKey> previousKeyEncryptionKeys,
-    List<SecretKey> previousSecretPeppers) {
+    List<SecretKey> previousSecretPeppers,
+    Duration auditRetention) {
+  /** How long the audit trail keeps an event when {@code identity/auditRetention} is unset. */
+  public static final Duration DEFAULT_AUDIT_RETENTION = Duration.ofDays(400);
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

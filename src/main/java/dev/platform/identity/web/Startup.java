@@ -16,6 +16,7 @@ import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditEvents;
 import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.audit.AuditRetention;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.KeyId;
@@ -134,6 +135,7 @@ public class Startup implements ServletContextListener {
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
     AuditLog audit = new AuditLog(clock);
+    new AuditRetention(database, settings.auditRetention(), clock).scheduleOn(scheduler);
     BearerVerifier verifier =
         BearerVerifier.builder()
             .issuer(settings.issuer().toString())

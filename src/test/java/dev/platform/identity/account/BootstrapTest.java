@@ -70,7 +70,8 @@ class BootstrapTest {
         secretFile,
         Settings.SecretRotation.NONE,
         List.of(),
-        List.of());
+        List.of(),
+        Settings.DEFAULT_AUDIT_RETENTION);
   }
 
   Bootstrap bootstrap(Database database) {
