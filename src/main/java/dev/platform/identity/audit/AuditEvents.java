@@ -1,6 +1,7 @@
 package dev.platform.identity.audit;
 
 import dev.platform.identity.db.Database;
+import dev.platform.identity.db.InstantConverter;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.TypedQuery;
 import java.time.Instant;
@@ -13,6 +14,8 @@ import java.util.Optional;
  * rows in their own transactions; this one reads them and deletes the expired ones.
  */
 public final class AuditEvents {
+  private static final InstantConverter INSTANTS = new InstantConverter();
+
   private final Database database;
 
   public AuditEvents(Database database) {
@@ -70,6 +73,45 @@ public final class AuditEvents {
                     .setParameter("afterTime", cursor.time())
                     .setParameter("afterId", cursor.id()));
     return select.setMaxResults(query.limit() + 1);
+  }
+
+  /**
+   * Stores {@code event} unless an event was stored for {@code bucket} and {@code windowStart}
+   * already, by this node or another: the row of {@code audit_exhausted_window} and the event
+   * commit together, and its primary key lets only one through (issue 20 §3: one {@code
+   * ratelimit.exhausted} per bucket and window, never one per request).
+   *
+   * @return whether this call stored it
+   */
+  public boolean recordOnce(String bucket, Instant windowStart, AuditEvent event) {
+    Object start = INSTANTS.convertToDatabaseColumn(windowStart);
+    return database.write(
+        em -> {
+          boolean first =
+              em.createNativeQuery(
+                          "insert into audit_exhausted_window (bucket, window_start) select ?, ?"
+                              + " where not exists (select 1 from audit_exhausted_window"
+                              + " where bucket = ? and window_start = ?)")
+                      .setParameter(1, bucket)
+                      .setParameter(2, start)
+                      .setParameter(3, bucket)
+                      .setParameter(4, start)
+                      .executeUpdate()
+                  == 1;
+          if (first) {
+            event.storeIn(em);
+          }
+          return first;
+        });
+  }
+
+  /** Forgets the windows of {@link #recordOnce} that began before {@code before}. */
+  int forgetWindowsBefore(Instant before) {
+    return database.write(
+        em ->
+            em.createNativeQuery("delete from audit_exhausted_window where window_start < ?")
+                .setParameter(1, INSTANTS.convertToDatabaseColumn(before))
+                .executeUpdate());
   }
 
   /**

@@ -65,6 +65,7 @@ public final class AuditRetention {
       last = events.deleteBefore(before, batch);
       deleted += last;
     } while (last == batch);
+    events.forgetWindowsBefore(now.minus(PERIOD));
     if (deleted > 0) {
       LOG.info("Deleted " + deleted + " audit events older than " + before);
     }

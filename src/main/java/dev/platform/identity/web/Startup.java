@@ -249,7 +249,7 @@ public class Startup implements ServletContextListener {
   /** The memory store, or the database's for several nodes (PostgreSQL only). */
   private RateLimiter rateLimiter(Settings settings, Clock clock) {
     if (settings.rateLimitStore() == Settings.RateLimitStore.MEMORY) {
-      return RateLimiter.inMemory(clock, settings.tokenRateLimit());
+      return RateLimiter.inMemory(clock, settings.tokenRateLimit(), new AuditEvents(database));
     }
     if (!database.isPostgreSql()) {
       throw new InvalidSettingException(
@@ -257,7 +257,8 @@ public class Startup implements ServletContextListener {
           "is 'database', which needs PostgreSQL; this DataSource is another database");
     }
     RateLimiter limiter =
-        RateLimiter.inDatabase(database.dataSource(), clock, settings.tokenRateLimit());
+        RateLimiter.inDatabase(
+            database.dataSource(), clock, settings.tokenRateLimit(), new AuditEvents(database));
     scheduler.scheduleWithFixedDelay(limiter::removeExpired, 1, 1, TimeUnit.MINUTES);
     return limiter;
   }
