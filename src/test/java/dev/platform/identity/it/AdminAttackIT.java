@@ -582,6 +582,49 @@ class AdminAttackIT {
     assertTrue(second.get("next_cursor").isNull(), second.toString());
   }
 
+  long auditRows() throws SQLException {
+    try (Connection connection = node.database.dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("select count(*) from audit_event")) {
+      result.next();
+      return result.getLong(1);
+    }
+  }
+
+  @Test
+  void whenScopesAndKeysChangeThenTheTrailNamesTheAdministratorAndTokensAddNothing()
+      throws SQLException {
+    String admin = adminToken();
+    assertTrue(
+        auditTargets("?event=bootstrap", admin).contains(Deployments.ADMIN_ID),
+        "the configured administrator's creation");
+    assertEquals(
+        201,
+        admin("PUT", "/scopes/audit:things.view", admin, "{\"description\":\"Audited.\"}")
+            .statusCode());
+    HttpResponse<String> rotated = admin("POST", "/signing-keys/rotate", admin, null);
+    assertEquals(201, rotated.statusCode(), rotated.body());
+    String kid = Http.json(rotated).get("kid").asText();
+    assertEquals(200, admin("POST", "/signing-keys/" + kid + "/revoke", admin, null).statusCode());
+
+    JsonNode items =
+        Http.json(admin("GET", "/audit-events?actor=" + Deployments.ADMIN_ID, admin, null))
+            .get("items");
+    List<String> seen = new ArrayList<>();
+    items.forEach(item -> seen.add(item.get("event").asText() + " " + item.get("target").asText()));
+    assertEquals(
+        List.of("key.revoke " + kid, "key.rotate " + kid, "scope.create audit:things.view"),
+        seen.subList(0, 3),
+        "newest first, each with its target");
+
+    long before = auditRows();
+    for (int i = 0; i < 3; i++) {
+      adminToken();
+      tokenResponse(Deployments.ADMIN_ID, "not-the-secret");
+    }
+    assertEquals(before, auditRows(), "token issuance and refusals stay log lines");
+  }
+
   @Test
   void whenTheAuditTrailIsAskedWithBadInputThen400NamesTheParameter() {
     String admin = adminToken();
