@@ -181,7 +181,9 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
     /** The organizations of the token: its {@code organization_id} and {@code accessible_orgs}. */
     List<String> organizations() {
-      return AuditEventsResource.organizations(token.organizationId(), token.accessibleOrgs());
+      return Stream.concat(token.organizationId().stream(), token.accessibleOrgs().stream())
+          .distinct()
+          .toList();
     }
 
     /** {@code identity:admin}: every organization; otherwise those of the token. */

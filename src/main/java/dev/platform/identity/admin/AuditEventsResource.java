@@ -12,11 +12,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * Issue 20 §3: {@code GET /admin/v1/audit-events}, the audit trail newest first. A caller without
@@ -108,10 +106,5 @@ public final class AuditEventsResource {
 
   private static <T> T bad(String name, String why) {
     throw ApiError.badRequest("the query parameter " + name + " " + why);
-  }
-
-  /** Every organization a token names: its own and its accessible ones. */
-  static List<String> organizations(Optional<String> own, List<String> accessible) {
-    return Stream.concat(own.stream(), accessible.stream()).distinct().toList();
   }
 }
