@@ -1,10 +1,12 @@
 package dev.platform.identity.account;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.config.Settings;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
@@ -47,7 +49,8 @@ public final class Bootstrap {
       return;
     }
     try {
-      accounts.add(admin(configured.clientId(), configured.clientSecret(), organization));
+      ServiceAccount admin = admin(configured.clientId(), configured.clientSecret(), organization);
+      accounts.add(admin, event(admin, "configured"));
       LOG.info("Created the configured bootstrap administrator " + configured.clientId());
     } catch (RuntimeException e) {
       if (accounts.find(configured.clientId()).isEmpty()) {
@@ -64,7 +67,7 @@ public final class Bootstrap {
     String secret = ClientSecret.generate(random);
     if (secretFile.isPresent()) {
       generateIntoFile(clientId, secret, organization, secretFile.get());
-    } else if (accounts.addFirst(admin(clientId, secret, organization))) {
+    } else if (addGenerated(clientId, secret, organization)) {
       LOG.warning(banner(clientId, secret));
     }
   }
@@ -77,7 +80,7 @@ public final class Bootstrap {
   private void generateIntoFile(UUID clientId, String secret, String organization, Path file) {
     CredentialsFile credentials = CredentialsFile.stage(file, fileContent(clientId, secret));
     try {
-      if (!accounts.addFirst(admin(clientId, secret, organization))) {
+      if (!addGenerated(clientId, secret, organization)) {
         credentials.discard();
         return;
       }
@@ -119,6 +122,21 @@ public final class Bootstrap {
         "client_id=" + clientId,
         "client_secret=" + secret,
         "");
+  }
+
+  private boolean addGenerated(UUID clientId, String secret, String organization) {
+    ServiceAccount admin = admin(clientId, secret, organization);
+    return accounts.addFirst(admin, event(admin, "generated"));
+  }
+
+  /** Issue 20 §3: the audit trail's first row, stored with the administrator it records. */
+  private AuditEvent event(ServiceAccount admin, String how) {
+    return AuditEvent.bySystem(
+        admin.createdAt(),
+        "bootstrap",
+        admin.clientId().toString(),
+        admin.profile().organizationId(),
+        Map.of("administrator", how));
   }
 
   private ServiceAccount admin(UUID clientId, String secret, String organization) {

@@ -1,5 +1,6 @@
 package dev.platform.identity.account;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.InstantConverter;
 import jakarta.persistence.EntityManager;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** The stored service accounts. Every read goes to the database (DESIGN decision 3). */
 public final class ServiceAccounts {
@@ -81,10 +83,21 @@ public final class ServiceAccounts {
         });
   }
 
+  /** Adds an account that no event of the audit trail is about (tests, a second node's seed). */
   public void add(ServiceAccount account) {
+    add(account, Optional.empty());
+  }
+
+  /** Adds {@code account} and, in the same transaction, the audit event that records it. */
+  public void add(ServiceAccount account, AuditEvent event) {
+    add(account, Optional.of(event));
+  }
+
+  private void add(ServiceAccount account, Optional<AuditEvent> event) {
     database.write(
         em -> {
           em.persist(account);
+          event.ifPresent(e -> e.storeIn(em));
           return account;
         });
   }
@@ -96,12 +109,30 @@ public final class ServiceAccounts {
    * once could otherwise keep a secret alive that one of them meant to end at once).
    */
   public Optional<ServiceAccount> change(UUID clientId, Consumer<ServiceAccount> change) {
+    return changeAudited(clientId, change, account -> Optional.empty());
+  }
+
+  /**
+   * As {@link #change(UUID, Consumer)}, and stores the audit event that {@code audit} makes of the
+   * changed account in the same transaction (issue 20 §3): the change and its record commit or roll
+   * back together.
+   */
+  public Optional<ServiceAccount> change(
+      UUID clientId, Consumer<ServiceAccount> change, Function<ServiceAccount, AuditEvent> audit) {
+    return changeAudited(clientId, change, account -> Optional.of(audit.apply(account)));
+  }
+
+  private Optional<ServiceAccount> changeAudited(
+      UUID clientId,
+      Consumer<ServiceAccount> change,
+      Function<ServiceAccount, Optional<AuditEvent>> audit) {
     return database.write(
         em -> {
           ServiceAccount account =
               em.find(ServiceAccount.class, clientId.toString(), LockModeType.PESSIMISTIC_WRITE);
           if (account != null) {
             change.accept(account);
+            audit.apply(account).ifPresent(e -> e.storeIn(em));
           }
           return Optional.ofNullable(account);
         });
@@ -182,7 +213,7 @@ public final class ServiceAccounts {
    *
    * @return whether this call created it
    */
-  boolean addFirst(ServiceAccount account) {
+  boolean addFirst(ServiceAccount account, AuditEvent event) {
     try {
       return database.write(
           em -> {
@@ -190,6 +221,7 @@ public final class ServiceAccounts {
                 .setParameter(1, account.clientId().toString())
                 .executeUpdate();
             em.persist(account);
+            event.storeIn(em);
             return true;
           });
     } catch (RuntimeException e) {

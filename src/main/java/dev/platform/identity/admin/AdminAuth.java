@@ -4,6 +4,7 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.Bootstrap;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.scope.Scope;
@@ -47,6 +48,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   public static final String ADMIN = Bootstrap.ADMIN_SCOPE;
   public static final String ACCOUNTS = "identity:accounts.manage";
   public static final String KEYS = "identity:keys.manage";
+  public static final String AUDIT_READ = "identity:audit.read";
 
   /** The template of every administration resource starts so. */
   static final String PREFIX = "/admin/v1";
@@ -177,6 +179,13 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
       return token.hasScope(ADMIN);
     }
 
+    /** The organizations of the token: its {@code organization_id} and {@code accessible_orgs}. */
+    List<String> organizations() {
+      return Stream.concat(token.organizationId().stream(), token.accessibleOrgs().stream())
+          .distinct()
+          .toList();
+    }
+
     /** {@code identity:admin}: every organization; otherwise those of the token. */
     boolean mayManage(String organization) {
       return isAdmin() || token.hasOrganization(organization);
@@ -246,6 +255,17 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
     private static boolean isIdentityScope(String scope) {
       return scope.startsWith("identity:");
+    }
+
+    /** Makes the audit-trail events of this caller, for the store to persist with its change. */
+    AuditEvent.Source events() {
+      return audit.source(token.clientId(), remoteAddress);
+    }
+
+    /** An event about {@code account}, to be stored with its change. */
+    AuditEvent event(String event, ServiceAccount account, Map<String, String> details) {
+      return events()
+          .event(event, account.clientId().toString(), account.profile().organizationId(), details);
     }
 
     void audit(String event, String target) {

@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** ADMIN.md "Scope catalog": {@code /admin/v1/scopes}. */
@@ -79,7 +80,15 @@ public final class ScopesResource {
                         patterns("replay", given.replay())));
     boolean created;
     try {
-      created = catalog.put(scope, body.description(), channels);
+      created =
+          catalog.put(
+              scope,
+              body.description(),
+              channels,
+              isNew ->
+                  caller
+                      .events()
+                      .event(isNew ? "scope.create" : "scope.replace", scope, null, Map.of()));
     } catch (InvalidScopeException e) {
       throw ApiError.badRequest(e.getMessage());
     }

@@ -80,7 +80,7 @@ public final class ServiceAccountsResource {
     String secret = ClientSecret.generate(random);
     ServiceAccount account =
         ServiceAccount.create(UUID.randomUUID(), profile, digest.of(secret), clock.instant());
-    accounts.add(account);
+    accounts.add(account, caller.event("account.create", account, Map.of()));
     caller.audit("account.create", account.clientId().toString());
     // From the configured issuer, never the request's Host header (issue 26).
     return Response.created(URI.create(issuer + "/admin/v1/service-accounts/" + account.clientId()))
@@ -230,7 +230,8 @@ public final class ServiceAccountsResource {
                     throw caller.outOfReach(id.toString(), unknown(id));
                   }
                   change.accept(account, clock.instant());
-                })
+                },
+                account -> caller.event(event, account, details.apply(account)))
             .orElseThrow(() -> unknown(id));
     caller.audit(event, id.toString(), details.apply(changed));
     return changed;

@@ -53,7 +53,7 @@ public final class SigningKeysResource {
     budget.spend(caller.token().clientId());
     SigningKey key;
     try {
-      key = rotation.rotate(now);
+      key = rotation.rotate(now, caller.events());
     } catch (TooManyKeysException e) {
       throw ApiError.conflict(e.getMessage());
     }
@@ -74,7 +74,7 @@ public final class SigningKeysResource {
       throw ApiError.conflict("signing key " + kid + " is already revoked");
     }
     try {
-      rotation.revoke(kid);
+      rotation.revoke(kid, caller.events());
     } catch (AlreadyRevokedException e) {
       throw ApiError.conflict(e.getMessage());
     }

@@ -38,6 +38,21 @@ public final class AuditLog {
   }
 
   /**
+   * The events of one administrator's request: its client_id and address, the time now (issue 20
+   * §3). The store of the change persists them; {@link #record} still writes the log line.
+   */
+  public AuditEvent.Source source(String actor, String remoteAddress) {
+    return (event, target, organization, details) ->
+        AuditEvent.success(
+            clock.instant(), event, actor, target, organization, remoteAddress, details);
+  }
+
+  /** The clock that times both the log lines and the stored events. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /**
    * Records one event.
    *
    * @param event what happened, such as {@code account.create} or {@code token.issue}

@@ -61,6 +61,7 @@ public final class JndiSettings {
   public static final String BOOTSTRAP_SECRET_FILE = "identity/bootstrapSecretFile";
   public static final String MAX_SECRET_OVERLAP = "identity/maxSecretOverlap";
   public static final String SECRET_MAX_AGE = "identity/secretMaxAge";
+  public static final String AUDIT_RETENTION = "identity/auditRetention";
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS = "identity/previousKeyEncryptionKeys";
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS_FILE =
       "identity/previousKeyEncryptionKeysFile";
@@ -185,7 +186,15 @@ public final class JndiSettings {
         secretRotation(),
         previousKeyEncryptionKeys,
         previousPeppers,
-        metricsAccess());
+        metricsAccess(),
+        auditRetention());
+  }
+
+  /** Issue 20 §3: unset meaning P400D; from a day to 10 years. */
+  private Duration auditRetention() {
+    return optional(AUDIT_RETENTION).isEmpty()
+        ? Settings.DEFAULT_AUDIT_RETENTION
+        : duration(AUDIT_RETENTION, Duration.ofDays(1), Duration.ofDays(3650), "P1D");
   }
 
   /**

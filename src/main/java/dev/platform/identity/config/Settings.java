@@ -38,6 +38,7 @@ import javax.crypto.SecretKey;
  * @param previousSecretPeppers earlier peppers, for checking secrets digested under them until a
  *     successful authentication digests them anew under {@code secretPepper} (issue 19)
  * @param metricsAccess who may read {@code /metrics} (issue 20)
+ * @param auditRetention how long the audit trail in the database keeps an event (issue 20 §3)
  */
 public record Settings(
     URI issuer,
@@ -59,7 +60,10 @@ public record Settings(
     SecretRotation secretRotation,
     List<SecretKey> previousKeyEncryptionKeys,
     List<SecretKey> previousSecretPeppers,
-    MetricsAccess metricsAccess) {
+    MetricsAccess metricsAccess,
+    Duration auditRetention) {
+  /** How long the audit trail keeps an event when {@code identity/auditRetention} is unset. */
+  public static final Duration DEFAULT_AUDIT_RETENTION = Duration.ofDays(400);
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

@@ -1,5 +1,6 @@
 package dev.platform.identity.key;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.Settings.KeySchedule;
 import java.security.SecureRandom;
@@ -8,12 +9,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -43,6 +46,7 @@ public final class KeyRotation implements AutoCloseable {
   private final int keySize;
   private final int maxPublishedKeys;
   private final Clock clock;
+  private final AuditEvent.Source system;
   private final SecureRandom random;
   private final ScheduledExecutorService scheduler;
   private ScheduledFuture<?> refresh;
@@ -66,6 +70,7 @@ public final class KeyRotation implements AutoCloseable {
     this.keySize = settings.signingKeySize();
     this.maxPublishedKeys = settings.maxPublishedKeys();
     this.clock = clock;
+    this.system = AuditEvent.Source.system(clock);
     this.random = random;
     this.scheduler = scheduler;
   }
@@ -135,7 +140,19 @@ public final class KeyRotation implements AutoCloseable {
   int reseal(List<SigningKey> rows) {
     String current = encryption.current().id();
     List<SigningKey> previous = rows.stream().filter(key -> !current.equals(key.kekId())).toList();
-    int resealed = (int) previous.stream().filter(keys::reseal).count();
+    int resealed =
+        (int)
+            previous.stream()
+                .filter(
+                    key ->
+                        keys.reseal(
+                            key,
+                            system.event(
+                                "key.reencrypt",
+                                key.kid(),
+                                null,
+                                Map.of("from_kek_id", key.kekId(), "to_kek_id", current))))
+                .count();
     if (resealed > 0) {
       LOG.info(
           "Re-encrypted "
@@ -202,7 +219,10 @@ public final class KeyRotation implements AutoCloseable {
                 find(stored, predecessor).expireAt(activeFrom.plus(schedule.retention()));
               }
               return SigningKey.create(material, slot, now, activeFrom);
-            });
+            },
+            key ->
+                system.event(
+                    "key.publish", key.kid(), null, Map.of("active_from", activeFrom.toString())));
     ring.refresh();
     LOG.info(
         created
@@ -221,7 +241,24 @@ public final class KeyRotation implements AutoCloseable {
    *     less the place kept for the schedule's next key; nothing changed
    */
   public SigningKey rotate(boolean immediate) {
-    SigningKey key = successor(immediate, null);
+    return rotate(immediate, system);
+  }
+
+  /**
+   * As {@link #rotate(boolean)}, the new key recorded in the audit trail as {@code operator}'s
+   * {@code key.rotate} or {@code key.rotate.immediate}, in the transaction that adds it.
+   */
+  public SigningKey rotate(boolean immediate, AuditEvent.Source operator) {
+    SigningKey key =
+        successor(
+            immediate,
+            null,
+            added ->
+                operator.event(
+                    immediate ? "key.rotate.immediate" : "key.rotate",
+                    added.kid(),
+                    null,
+                    Map.of("active_from", added.activeFrom().toString())));
     ring.refresh();
     LOG.info(
         "Signing key "
@@ -246,11 +283,24 @@ public final class KeyRotation implements AutoCloseable {
    * @throws AlreadyRevokedException when the key is revoked already (by a concurrent revocation)
    */
   public Optional<SigningKey> revoke(String kid) {
+    return revoke(kid, system);
+  }
+
+  /**
+   * As {@link #revoke(String)}, recorded in the audit trail as {@code operator}'s {@code
+   * key.revoke} (and the successor of a signing key as its {@code key.rotate.immediate}), each in
+   * the transaction that makes the change.
+   */
+  public Optional<SigningKey> revoke(String kid, AuditEvent.Source operator) {
     Instant now = now();
     boolean signing =
         SigningKey.currentAt(keys.all(), now).filter(key -> key.kid().equals(kid)).isPresent();
     if (signing) {
-      successor(true, kid);
+      successor(
+          true,
+          kid,
+          added ->
+              operator.event("key.rotate.immediate", added.kid(), null, Map.of("revoked", kid)));
     }
     Optional<SigningKey> revoked =
         keys.changeInTurn(
@@ -260,7 +310,8 @@ public final class KeyRotation implements AutoCloseable {
                 throw new AlreadyRevokedException(kid);
               }
               key.revoke(now);
-            });
+            },
+            operator.event("key.revoke", kid, null, Map.of()));
     ring.refresh();
     revoked.ifPresent(key -> LOG.warning("Signing key " + kid + " revoked"));
     return revoked;
@@ -271,11 +322,12 @@ public final class KeyRotation implements AutoCloseable {
    * yet, ends the current key's signing and adds its successor. Tried again if another node's
    * scheduled rotation took the slot in between (that one does not wait for the lock).
    */
-  private SigningKey successor(boolean immediate, String revoked) {
+  private SigningKey successor(
+      boolean immediate, String revoked, Function<SigningKey, AuditEvent> audit) {
     for (int attempt = 0; attempt < 3; attempt++) {
       KeyMaterial material = KeyMaterial.generate(keySize, encryption, random);
       Optional<SigningKey> added =
-          keys.addInTurn(stored -> successor(stored, material, immediate, revoked));
+          keys.addInTurn(stored -> successor(stored, material, immediate, revoked), audit);
       if (added.isPresent()) {
         return added.get();
       }

@@ -1,5 +1,6 @@
 package dev.platform.identity.key;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.db.Database;
 import jakarta.persistence.EntityManager;
@@ -53,19 +54,24 @@ public final class SigningKeys {
    * @return the added key, or empty when another node took its schedule slot first (then nothing
    *     changed)
    */
-  Optional<SigningKey> add(Function<List<SigningKey>, SigningKey> change) {
-    return add(change, false);
+  Optional<SigningKey> add(
+      Function<List<SigningKey>, SigningKey> change, Function<SigningKey, AuditEvent> audit) {
+    return add(change, audit, false);
   }
 
   /**
    * As {@link #add}, but first takes the lock row of {@code signing_key_lock} (V7), so operators'
    * rotations on every node run one after another and each sees the keys the last one left.
    */
-  Optional<SigningKey> addInTurn(Function<List<SigningKey>, SigningKey> change) {
-    return add(change, true);
+  Optional<SigningKey> addInTurn(
+      Function<List<SigningKey>, SigningKey> change, Function<SigningKey, AuditEvent> audit) {
+    return add(change, audit, true);
   }
 
-  private Optional<SigningKey> add(Function<List<SigningKey>, SigningKey> change, boolean lock) {
+  private Optional<SigningKey> add(
+      Function<List<SigningKey>, SigningKey> change,
+      Function<SigningKey, AuditEvent> audit,
+      boolean lock) {
     SigningKey[] added = new SigningKey[1];
     try {
       return Optional.of(
@@ -80,6 +86,7 @@ public final class SigningKeys {
                 em.flush();
                 added[0].updateMac(macOf(added[0]));
                 em.persist(added[0]);
+                audit.apply(added[0]).storeIn(em);
                 return added[0];
               }));
     } catch (RuntimeException e) {
@@ -94,7 +101,7 @@ public final class SigningKeys {
    * Applies {@code change} to the key {@code kid} in one transaction; empty if there is no trusted
    * key {@code kid}.
    */
-  Optional<SigningKey> changeInTurn(String kid, Consumer<SigningKey> change) {
+  Optional<SigningKey> changeInTurn(String kid, Consumer<SigningKey> change, AuditEvent event) {
     return database.write(
         em -> {
           lock(em); // operators' key changes one after another, on every node
@@ -104,6 +111,7 @@ public final class SigningKeys {
           }
           change.accept(key);
           key.updateMac(macOf(key));
+          event.storeIn(em);
           return Optional.of(key);
         });
   }
@@ -125,23 +133,29 @@ public final class SigningKeys {
    *
    * @return whether this call wrote it; false when the row changed (or went) since it was read
    */
-  boolean reseal(SigningKey key) {
+  boolean reseal(SigningKey key, AuditEvent event) {
     KeyEncryptionKey current = encryption.current();
     SealedKey sealed = encryption.reseal(key.kid(), key.sealedPrivateKey());
     String mac = current.mac().of(key.columnsSealedAs(sealed));
     return database.write(
-            em ->
-                em.createNamedQuery(SigningKey.RESEAL)
-                    .setParameter(
-                        "privateKey", Base64.getEncoder().encodeToString(sealed.ciphertext()))
-                    .setParameter("nonce", Base64.getEncoder().encodeToString(sealed.nonce()))
-                    .setParameter("kekId", current.id())
-                    .setParameter("rowMac", mac)
-                    .setParameter("kid", key.kid())
-                    .setParameter("oldKekId", key.kekId())
-                    .setParameter("oldRowMac", key.rowMac())
-                    .executeUpdate())
-        == 1;
+        em -> {
+          boolean written =
+              em.createNamedQuery(SigningKey.RESEAL)
+                      .setParameter(
+                          "privateKey", Base64.getEncoder().encodeToString(sealed.ciphertext()))
+                      .setParameter("nonce", Base64.getEncoder().encodeToString(sealed.nonce()))
+                      .setParameter("kekId", current.id())
+                      .setParameter("rowMac", mac)
+                      .setParameter("kid", key.kid())
+                      .setParameter("oldKekId", key.kekId())
+                      .setParameter("oldRowMac", key.rowMac())
+                      .executeUpdate()
+                  == 1;
+          if (written) {
+            event.storeIn(em);
+          }
+          return written;
+        });
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.platform.identity.ratelimit;
 
+import dev.platform.identity.audit.AuditEvents;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.EstimationProbe;
@@ -23,23 +24,46 @@ public final class RateLimiter {
 
   private final BucketStore store;
   private final Budget successes;
+  private final ExhaustedBudgets exhausted;
 
   RateLimiter(BucketStore store, int successesPerMinute) {
+    this(store, successesPerMinute, ExhaustedBudgets.NONE);
+  }
+
+  RateLimiter(BucketStore store, int successesPerMinute, ExhaustedBudgets exhausted) {
     this.store = store;
     this.successes = Budget.successes(successesPerMinute);
+    this.exhausted = exhausted;
   }
 
-  /** Buckets in this node's memory (the single-node default). */
+  /** Buckets in this node's memory (the single-node default); no audit-trail events. */
   public static RateLimiter inMemory(Clock clock, int successesPerMinute) {
+    return inMemory(clock, successesPerMinute, null);
+  }
+
+  /**
+   * Buckets in this node's memory, a failure budget that runs out stored in {@code events} (issue
+   * 20 §3).
+   */
+  public static RateLimiter inMemory(Clock clock, int successesPerMinute, AuditEvents events) {
     return new RateLimiter(
         new MemoryBuckets(new ClockTime(clock), MemoryBuckets.DEFAULT_MAX_ENTRIES),
-        successesPerMinute);
+        successesPerMinute,
+        new ExhaustedBudgets(events, clock));
   }
 
-  /** Buckets in the PostgreSQL database every node shares. */
+  /** Buckets in the PostgreSQL database every node shares; no audit-trail events. */
   public static RateLimiter inDatabase(DataSource dataSource, Clock clock, int successesPerMinute) {
+    return inDatabase(dataSource, clock, successesPerMinute, null);
+  }
+
+  /** The same, a failure budget that runs out stored in {@code events} (issue 20 §3). */
+  public static RateLimiter inDatabase(
+      DataSource dataSource, Clock clock, int successesPerMinute, AuditEvents events) {
     return new RateLimiter(
-        new DatabaseBuckets(dataSource, new ClockTime(clock)), successesPerMinute);
+        new DatabaseBuckets(dataSource, new ClockTime(clock)),
+        successesPerMinute,
+        new ExhaustedBudgets(events, clock));
   }
 
   /**
@@ -93,14 +117,18 @@ public final class RateLimiter {
     boolean failedAuthentication = status == 401;
     boolean namedNoClient = admission.clientId() == null && status >= 400 && status < 500;
     if (failedAuthentication || namedNoClient) {
-      store
-          .bucket(Budget.ADDRESS_FAILURES.key(admission.address()), Budget.ADDRESS_FAILURES)
-          .tryConsume(1);
+      spend(Budget.ADDRESS_FAILURES.key(admission.address()), Budget.ADDRESS_FAILURES, admission);
       if (admission.clientId() != null) {
-        store
-            .bucket(pairKey(admission.clientId(), admission.address()), Budget.PAIR_FAILURES)
-            .tryConsume(1);
+        spend(pairKey(admission.clientId(), admission.address()), Budget.PAIR_FAILURES, admission);
       }
+    }
+  }
+
+  /** Spends one failure of bucket {@code key}; the one that empties it is an audit-trail event. */
+  private void spend(String key, Budget budget, Admission admission) {
+    ConsumptionProbe probe = store.bucket(key, budget).tryConsumeAndReturnRemaining(1);
+    if (!probe.isConsumed() || probe.getRemainingTokens() <= 0) {
+      exhausted.exhausted(key, budget, admission.clientId(), admission.address());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.platform.identity.scope;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.db.Database;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -71,32 +73,53 @@ public final class ScopeCatalog {
    * @throws InvalidScopeException when the name, description or a channel pattern is invalid
    */
   public boolean put(String name, String description, Optional<ChannelPermissions> channels) {
+    return putAudited(name, description, channels, created -> Optional.empty());
+  }
+
+  /**
+   * As {@link #put(String, String, Optional)}, and stores the audit event that {@code audit} makes
+   * (told whether the scope is new) in the same transaction (issue 20 §3).
+   */
+  public boolean put(
+      String name,
+      String description,
+      Optional<ChannelPermissions> channels,
+      Function<Boolean, AuditEvent> audit) {
+    return putAudited(name, description, channels, created -> Optional.of(audit.apply(created)));
+  }
+
+  private boolean putAudited(
+      String name,
+      String description,
+      Optional<ChannelPermissions> channels,
+      Function<Boolean, Optional<AuditEvent>> audit) {
     Scope definition = Scope.define(name, description, channels);
     boolean created;
     try {
-      created = store(definition);
+      created = store(definition, audit);
     } catch (RuntimeException e) {
       if (database.read(em -> em.find(Scope.class, name)) == null) {
         throw e;
       }
       // Another node added it at the same moment: ours replaces it (a fresh copy, since the
       // failed transaction may have left the first one half-managed).
-      created = store(Scope.define(name, description, channels));
+      created = store(Scope.define(name, description, channels), audit);
     }
     refresh();
     return created;
   }
 
-  private boolean store(Scope definition) {
+  private boolean store(Scope definition, Function<Boolean, Optional<AuditEvent>> audit) {
     return database.write(
         em -> {
           Scope stored = em.find(Scope.class, definition.name());
           if (stored == null) {
             em.persist(definition);
-            return true;
+          } else {
+            stored.redefine(definition);
           }
-          stored.redefine(definition);
-          return false;
+          audit.apply(stored == null).ifPresent(e -> e.storeIn(em));
+          return stored == null;
         });
   }
 

@@ -8,12 +8,15 @@ import dev.platform.identity.account.SecretPeppers;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.ApiErrorMapper;
+import dev.platform.identity.admin.AuditEventsResource;
 import dev.platform.identity.admin.InvalidJsonMapper;
 import dev.platform.identity.admin.ScopesResource;
 import dev.platform.identity.admin.SecretPeppersResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
+import dev.platform.identity.audit.AuditEvents;
 import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.audit.AuditRetention;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.KeyId;
@@ -143,6 +146,7 @@ public class Startup implements ServletContextListener {
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
     AuditLog audit = new AuditLog(clock);
+    new AuditRetention(database, settings.auditRetention(), clock).scheduleOn(scheduler);
     BearerVerifier verifier =
         BearerVerifier.builder()
             .issuer(settings.issuer().toString())
@@ -172,7 +176,8 @@ public class Startup implements ServletContextListener {
                 random),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock),
-            new SecretPeppersResource(peppers, clock));
+            new SecretPeppersResource(peppers, clock),
+            new AuditEventsResource(new AuditEvents(database)));
     // Issue 20: the one registry of /metrics, passed to what it counts; never the global one.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     serviceMetrics = new ServiceMetrics(accounts, settings.secretRotation().maxAge(), clock);
@@ -276,7 +281,7 @@ public class Startup implements ServletContextListener {
   /** The memory store, or the database's for several nodes (PostgreSQL only). */
   private RateLimiter rateLimiter(Settings settings, Clock clock) {
     if (settings.rateLimitStore() == Settings.RateLimitStore.MEMORY) {
-      return RateLimiter.inMemory(clock, settings.tokenRateLimit());
+      return RateLimiter.inMemory(clock, settings.tokenRateLimit(), new AuditEvents(database));
     }
     if (!database.isPostgreSql()) {
       throw new InvalidSettingException(
@@ -284,7 +289,8 @@ public class Startup implements ServletContextListener {
           "is 'database', which needs PostgreSQL; this DataSource is another database");
     }
     RateLimiter limiter =
-        RateLimiter.inDatabase(database.dataSource(), clock, settings.tokenRateLimit());
+        RateLimiter.inDatabase(
+            database.dataSource(), clock, settings.tokenRateLimit(), new AuditEvents(database));
     scheduler.scheduleWithFixedDelay(limiter::removeExpired, 1, 1, TimeUnit.MINUTES);
     return limiter;
   }

@@ -71,7 +71,8 @@ class BootstrapTest {
         Settings.SecretRotation.NONE,
         List.of(),
         List.of(),
-        Settings.MetricsAccess.TOKEN);
+        Settings.MetricsAccess.TOKEN,
+        Settings.DEFAULT_AUDIT_RETENTION);
   }
 
   Bootstrap bootstrap(Database database) {
@@ -97,6 +98,17 @@ class BootstrapTest {
       assertTrue(banners.get(0).contains(admin.clientId().toString()));
       assertTrue(digest.matches(secret.group(1), admin.secretDigest()));
       assertFalse(tableText(database).contains(secret.group(1)), "the secret is stored");
+      List<String> events =
+          database.read(
+              em ->
+                  em.createNativeQuery(
+                          "select event || ' ' || target || ' ' || organization_id || ' ' || detail"
+                              + " from audit_event")
+                      .getResultList());
+      assertEquals(
+          List.of("bootstrap " + admin.clientId() + " root {\"administrator\":\"generated\"}"),
+          events,
+          "one audit event, stored with the account");
     }
   }
 

@@ -87,6 +87,22 @@ class JndiSettingsTest {
   }
 
   @Test
+  void whenAuditRetentionIsUnsetOrGivenThenItIsReadAndCheckedNamingTheEntry() {
+    assertEquals(Duration.ofDays(400), read(valid()).auditRetention(), "unset: P400D");
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.AUDIT_RETENTION, "P30D");
+    assertEquals(Duration.ofDays(30), read(entries).auditRetention());
+    for (String bad : List.of("PT1H", "P3651D", "a year")) {
+      entries.put(JndiSettings.AUDIT_RETENTION, bad);
+      InvalidSettingException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              InvalidSettingException.class, () -> read(entries));
+      org.junit.jupiter.api.Assertions.assertTrue(
+          e.getMessage().contains(JndiSettings.AUDIT_RETENTION), e.getMessage());
+    }
+  }
+
+  @Test
   void whenNumbersAndLoopbackHttpThenAccepted() {
     Map<String, Object> entries = valid();
     entries.put(JndiSettings.ISSUER, "http://127.0.0.1:8080");

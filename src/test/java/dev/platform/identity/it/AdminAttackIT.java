@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.admin.AuditEventsResource;
 import dev.platform.identity.admin.ScopesResource;
 import dev.platform.identity.admin.SecretPeppersResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
@@ -102,6 +103,9 @@ class AdminAttackIT {
       if (method.equals("GET") && template.endsWith("/service-accounts")) {
         return "?secret_older_than=P0D"; // issue 19's filter
       }
+      if (template.endsWith("/audit-events")) {
+        return "?limit=500&event=account.create"; // issue 20 §3's filters
+      }
       return template.endsWith("/rotate") ? "?immediate=true" : "";
     }
 
@@ -122,7 +126,8 @@ class AdminAttackIT {
             ServiceAccountsResource.class,
             ScopesResource.class,
             SigningKeysResource.class,
-            SecretPeppersResource.class)) {
+            SecretPeppersResource.class,
+            AuditEventsResource.class)) {
       collect(Resource.from(resource), "", endpoints);
     }
     return endpoints;
@@ -197,7 +202,8 @@ class AdminAttackIT {
           List.of(
               "select * from service_account order by client_id",
               "select * from signing_key order by kid",
-              "select * from scope_catalog order by 1")) {
+              "select * from scope_catalog order by 1",
+              "select * from audit_event order by id")) {
         try (ResultSet result = statement.executeQuery(query)) {
           int columns = result.getMetaData().getColumnCount();
           while (result.next()) {
@@ -511,6 +517,136 @@ class AdminAttackIT {
           answer);
       assertFalse(answer.contains("evil.example"), answer);
     }
+  }
+
+  /** Issue 20 §3: an account created through the API, so that its event is in the audit trail. */
+  String createdThroughApi(String admin, String organization) {
+    String body =
+        "{\"name\":\"audited\",\"organization_id\":\""
+            + organization
+            + "\",\"scopes\":[\"kitchen:orders.create\"]}";
+    HttpResponse<String> created = admin("POST", "/service-accounts", admin, body);
+    assertEquals(201, created.statusCode(), created.body());
+    return Http.json(created).get("client_id").asText();
+  }
+
+  List<String> auditTargets(String query, String token) {
+    HttpResponse<String> listed = admin("GET", "/audit-events" + query, token, null);
+    assertEquals(200, listed.statusCode(), listed.body());
+    List<String> targets = new ArrayList<>();
+    Http.json(listed).get("items").forEach(item -> targets.add(item.path("target").asText()));
+    return targets;
+  }
+
+  @Test
+  void whenTheAuditTrailIsReadThenEachReaderSeesOnlyItsOrganizationsAndPagesHold() {
+    String admin = adminToken();
+    String acme = createdThroughApi(admin, "acme");
+    String globex = createdThroughApi(admin, "globex");
+    assertEquals(
+        200, admin("POST", "/service-accounts/" + acme + "/deactivate", admin, null).statusCode());
+
+    List<String> all = auditTargets("?event=account.create&limit=500", admin);
+    assertTrue(all.indexOf(globex) >= 0 && all.indexOf(globex) < all.indexOf(acme), "newest first");
+
+    String acmeReader = token(account("acme", List.of(), "identity:audit.read"));
+    List<String> seen = auditTargets("?limit=500", acmeReader);
+    assertTrue(seen.contains(acme) && !seen.contains(globex), "acme's reader: " + seen);
+    String globexReader = token(account("globex", List.of(), "identity:audit.read"));
+    assertEquals(List.of(), auditTargets("?target=" + acme, globexReader), "another org's reader");
+    assertRefused(
+        admin(
+            "GET",
+            "/audit-events",
+            token(account("acme", List.of(), "identity:accounts.manage")),
+            null),
+        Set.of(403),
+        "a manager without identity:audit.read");
+
+    JsonNode first =
+        Http.json(admin("GET", "/audit-events?target=" + acme + "&limit=1", admin, null));
+    assertEquals("account.deactivate", first.get("items").get(0).get("event").asText());
+    assertEquals("acme", first.get("items").get(0).get("organization_id").asText());
+    createdThroughApi(admin, "acme"); // a newer event does not shift the next page
+    JsonNode second =
+        Http.json(
+            admin(
+                "GET",
+                "/audit-events?target="
+                    + acme
+                    + "&limit=1&cursor="
+                    + first.get("next_cursor").asText(),
+                admin,
+                null));
+    assertEquals("account.create", second.get("items").get(0).get("event").asText());
+    assertTrue(second.get("next_cursor").isNull(), second.toString());
+  }
+
+  long auditRows() throws SQLException {
+    try (Connection connection = node.database.dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery("select count(*) from audit_event")) {
+      result.next();
+      return result.getLong(1);
+    }
+  }
+
+  @Test
+  void whenScopesAndKeysChangeThenTheTrailNamesTheAdministratorAndTokensAddNothing()
+      throws SQLException {
+    String admin = adminToken();
+    assertTrue(
+        auditTargets("?event=bootstrap", admin).contains(Deployments.ADMIN_ID),
+        "the configured administrator's creation");
+    assertEquals(
+        201,
+        admin("PUT", "/scopes/audit:things.view", admin, "{\"description\":\"Audited.\"}")
+            .statusCode());
+    HttpResponse<String> rotated = admin("POST", "/signing-keys/rotate", admin, null);
+    assertEquals(201, rotated.statusCode(), rotated.body());
+    String kid = Http.json(rotated).get("kid").asText();
+    assertEquals(200, admin("POST", "/signing-keys/" + kid + "/revoke", admin, null).statusCode());
+
+    JsonNode items =
+        Http.json(admin("GET", "/audit-events?actor=" + Deployments.ADMIN_ID, admin, null))
+            .get("items");
+    List<String> seen = new ArrayList<>();
+    items.forEach(item -> seen.add(item.get("event").asText() + " " + item.get("target").asText()));
+    assertEquals(
+        List.of("key.revoke " + kid, "key.rotate " + kid, "scope.create audit:things.view"),
+        seen.subList(0, 3),
+        "newest first, each with its target");
+
+    long before = auditRows();
+    for (int i = 0; i < 3; i++) {
+      adminToken();
+      tokenResponse(Deployments.ADMIN_ID, "not-the-secret");
+    }
+    assertEquals(before, auditRows(), "token issuance and refusals stay log lines");
+  }
+
+  @Test
+  void whenTheAuditTrailIsAskedWithBadInputThen400NamesTheParameter() {
+    String admin = adminToken();
+    Map<String, String> bad =
+        Map.of(
+            "?colour=red", "colour",
+            "?event=a&event=b", "event",
+            "?limit=0", "limit",
+            "?limit=501", "limit",
+            "?limit=ten", "limit",
+            "?since=yesterday", "since",
+            "?until=2026-13-01T00:00:00Z", "until",
+            "?cursor=bm90LWEtY3Vyc29y", "cursor",
+            "?cursor=", "cursor");
+    bad.forEach(
+        (query, parameter) -> {
+          HttpResponse<String> refused = admin("GET", "/audit-events" + query, admin, null);
+          assertRefused(refused, Set.of(400), query);
+          assertTrue(
+              Http.json(refused).get("message").asText().contains(parameter),
+              query + ": " + refused.body());
+        });
   }
 
   String adminToken() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class KeyResealTest {
   private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  private static final AuditEvent.Source SYSTEM =
+      AuditEvent.Source.system(java.time.Clock.fixed(START, java.time.ZoneOffset.UTC));
 
   private final MutableClock clock = new MutableClock(START);
   private final String oldKey = TestNodes.randomKey();
@@ -58,8 +61,11 @@ class KeyResealTest {
       SigningKey readByA = a.ring().rows().get(0);
       SigningKey readByB = b.ring().rows().get(0);
 
-      assertTrue(a.keys().reseal(readByA));
-      assertFalse(b.keys().reseal(readByB), "B's compare-and-set finds A's row");
+      assertTrue(
+          a.keys().reseal(readByA, SYSTEM.event("key.reencrypt", readByA.kid(), null, Map.of())));
+      assertFalse(
+          b.keys().reseal(readByB, SYSTEM.event("key.reencrypt", readByB.kid(), null, Map.of())),
+          "B's compare-and-set finds A's row");
 
       b.ring().refresh();
       assertEquals(0, b.ring().sealedUnderPreviousKeys());
@@ -84,7 +90,10 @@ class KeyResealTest {
       clock.advance(java.time.Duration.ofMinutes(1));
       operator.rotation().revoke(kid);
 
-      assertFalse(resealer.keys().reseal(stale));
+      assertFalse(
+          resealer
+              .keys()
+              .reseal(stale, SYSTEM.event("key.reencrypt", stale.kid(), null, Map.of())));
       assertTrue(revokedAt(resealer, kid).isPresent(), "the revocation is not overwritten");
 
       resealer.rotation().rotateIfDue(); // the next refresh reseals the row as it is now

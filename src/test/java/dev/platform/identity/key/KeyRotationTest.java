@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.key.TestNodes.Node;
 import java.time.Duration;
@@ -181,6 +182,35 @@ class KeyRotationTest {
         find(node.keys().all(), old).expiresAt());
     clock.set(rotated.activeFrom());
     assertEquals(rotated.kid(), node.ring().current().kid());
+  }
+
+  @Test
+  void whenKeysArePublishedRotatedAndRevokedThenEachIsAnAuditEventOfItsTransaction() {
+    node.rotation().rotateIfDue();
+    String first = node.ring().current().kid();
+    AuditEvent.Source operator =
+        (event, target, organization, details) ->
+            AuditEvent.success(
+                clock.instant(), event, "operator", target, organization, "10.0.0.1", details);
+    clock.advance(Duration.ofSeconds(1));
+    String rotated = node.rotation().rotate(true, operator).kid();
+    clock.advance(Duration.ofSeconds(1));
+    node.rotation().revoke(first, operator);
+
+    List<?> events =
+        node.database()
+            .read(
+                em ->
+                    em.createNativeQuery(
+                            "select event || ' ' || coalesce(actor, '-') || ' ' || target"
+                                + " from audit_event order by id")
+                        .getResultList());
+    assertEquals(
+        List.of(
+            "key.publish - " + first,
+            "key.rotate.immediate operator " + rotated,
+            "key.revoke operator " + first),
+        events);
   }
 
   @Test
