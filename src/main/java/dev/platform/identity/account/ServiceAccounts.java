@@ -36,6 +36,35 @@ public final class ServiceAccounts {
   }
 
   /**
+   * Why a token of this service issued to {@code clientId} at {@code issuedAt} no longer speaks for
+   * its account, if it does not: the account is not active (deactivated, deleted, or no account at
+   * all), or it changed since the token was issued (a new secret after a theft, a deactivation and
+   * reactivation). One primary-key read. {@code iat} has whole seconds, so a token of the same
+   * second as the change cannot be told apart from an older one: it is refused too, and its holder
+   * fetches another a second later. An account never changed since its creation has no older tokens
+   * to end. The administration API and {@code /metrics} ask this on every request, so a
+   * deactivation ends their access at once, not when the token expires.
+   */
+  public Optional<String> refusal(String clientId, Optional<Instant> issuedAt) {
+    Optional<ServiceAccount> account;
+    try {
+      account = find(UUID.fromString(clientId));
+    } catch (IllegalArgumentException e) {
+      account = Optional.empty();
+    }
+    if (account.filter(ServiceAccount::isActive).isEmpty()) {
+      return Optional.of("the caller's account is not active");
+    }
+    ServiceAccount caller = account.get();
+    Instant changed = caller.updatedAt().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    boolean everChanged = !caller.updatedAt().equals(caller.createdAt());
+    if (everChanged && issuedAt.map(issued -> !issued.isAfter(changed)).orElse(true)) {
+      return Optional.of("the token was issued before the account last changed");
+    }
+    return Optional.empty();
+  }
+
+  /**
    * What the token path reads to authenticate a client (issue 26): the account with this client_id,
    * tombstones included, or else {@code decoy}, in one statement that returns one row and is built
    * the same way in both cases, so the time taken tells nothing about existence. The account read

@@ -20,12 +20,9 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import org.glassfish.jersey.server.model.Resource;
@@ -99,29 +96,15 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
   /**
    * A deactivated or deleted account loses its administration at once, not when its token expires,
-   * and so does a token issued before the account's last change (a new secret after a theft): one
-   * primary-key read per administration request.
+   * and so does a token issued before the account's last change ({@link ServiceAccounts#refusal}).
    */
   private void requireActiveAccount(VerifiedToken token) {
-    Optional<ServiceAccount> account;
-    try {
-      account = accounts.find(UUID.fromString(token.clientId()));
-    } catch (IllegalArgumentException e) {
-      account = Optional.empty();
-    }
-    if (account.filter(ServiceAccount::isActive).isEmpty()) {
-      throw new UnauthenticatedException("the caller's account is not active");
-    }
-    // A new secret, a deactivation or a reactivation ends the tokens issued before it here. iat
-    // has whole seconds, so a token of the same second as the change cannot be told apart from an
-    // older one: it is refused too, and its holder fetches another a second later.
-    // An account never changed since its creation has no older tokens to end.
-    ServiceAccount caller = account.get();
-    Instant changed = caller.updatedAt().truncatedTo(ChronoUnit.SECONDS);
-    boolean everChanged = !caller.updatedAt().equals(caller.createdAt());
-    if (everChanged && token.issuedAt().map(issued -> !issued.isAfter(changed)).orElse(true)) {
-      throw new UnauthenticatedException("the token was issued before the account last changed");
-    }
+    accounts
+        .refusal(token.clientId(), token.issuedAt())
+        .ifPresent(
+            reason -> {
+              throw new UnauthenticatedException(reason);
+            });
   }
 
   /** Nothing the administration API answers is cached: it carries secrets and live state. */

@@ -86,7 +86,7 @@ public final class AuditEventsResource {
   }
 
   private static Instant time(String value) {
-    return Instant.parse(value); // ISO-8601 UTC, as the events show their time
+    return AuditCursor.time(value);
   }
 
   private static AuditCursor cursor(String value) {

@@ -23,6 +23,25 @@ public record AuditCursor(Instant time, long id) {
     return ENCODER.encodeToString((time + "/" + id).getBytes(StandardCharsets.UTF_8));
   }
 
+  /** The earliest and the latest time both databases store (years 1 to 9999). */
+  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+
+  /**
+   * An ISO-8601 UTC time, as the events show theirs, within what the databases store: a year beyond
+   * 9999 was a 500 from the database, found by the attacker review of issue 20.
+   *
+   * @throws IllegalArgumentException or {@link DateTimeParseException} when it is not one
+   */
+  public static Instant time(String text) {
+    Instant time = Instant.parse(text);
+    if (time.isBefore(EARLIEST) || time.isAfter(LATEST)) {
+      throw new IllegalArgumentException("outside years 1 to 9999");
+    }
+    return time;
+  }
+
   /** The cursor {@link #text} made, or empty when {@code text} is not one. */
   public static Optional<AuditCursor> parse(String text) {
     try {
@@ -31,7 +50,7 @@ public record AuditCursor(Instant time, long id) {
       if (parts.length != 2 || !parts[1].matches("[0-9]{1,18}")) {
         return Optional.empty();
       }
-      AuditCursor cursor = new AuditCursor(Instant.parse(parts[0]), Long.parseLong(parts[1]));
+      AuditCursor cursor = new AuditCursor(time(parts[0]), Long.parseLong(parts[1]));
       return cursor.text().equals(text) ? Optional.of(cursor) : Optional.empty();
     } catch (IllegalArgumentException | DateTimeParseException e) {
       return Optional.empty();

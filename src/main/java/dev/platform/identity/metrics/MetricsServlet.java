@@ -1,7 +1,10 @@
 package dev.platform.identity.metrics;
 
+import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.verify.BearerTokenException;
 import dev.platform.identity.verify.BearerVerifier;
+import dev.platform.identity.verify.UnauthenticatedException;
+import dev.platform.identity.verify.VerifiedToken;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code GET /metrics}: the registry in Prometheus' text format (version 0.0.4). Registered at that
@@ -26,13 +30,18 @@ public final class MetricsServlet extends HttpServlet {
 
   private final transient PrometheusMeterRegistry registry;
   private final transient BearerVerifier verifier;
+  private final transient ServiceAccounts accounts;
 
   /**
    * @param verifier checks the caller's token; null for {@code open} access
+   * @param accounts whether the token's account still stands behind it, as the administration API
+   *     asks: a deactivated scraper stops reading at once (the attacker review of issue 20)
    */
-  public MetricsServlet(PrometheusMeterRegistry registry, BearerVerifier verifier) {
+  public MetricsServlet(
+      PrometheusMeterRegistry registry, BearerVerifier verifier, ServiceAccounts accounts) {
     this.registry = registry;
     this.verifier = verifier;
+    this.accounts = accounts;
   }
 
   @Override
@@ -40,7 +49,11 @@ public final class MetricsServlet extends HttpServlet {
       throws IOException {
     if (verifier != null) {
       try {
-        verifier.verify(request.getHeader("Authorization"), List.of(SCOPE));
+        VerifiedToken token = verifier.verify(request.getHeader("Authorization"), List.of(SCOPE));
+        Optional<String> refusal = accounts.refusal(token.clientId(), token.issuedAt());
+        if (refusal.isPresent()) {
+          throw new UnauthenticatedException(refusal.get());
+        }
       } catch (BearerTokenException e) {
         refuse(response, e);
         return;

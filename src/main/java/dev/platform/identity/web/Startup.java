@@ -233,7 +233,7 @@ public class Startup implements ServletContextListener {
       BearerVerifier metricsVerifier =
           settings.metricsAccess() == Settings.MetricsAccess.TOKEN ? verifier : null;
       context
-          .addServlet("metrics", new MetricsServlet(registry, metricsVerifier))
+          .addServlet("metrics", new MetricsServlet(registry, metricsVerifier, accounts))
           .addMapping(MetricsServlet.PATH);
     }
     ServletRegistration.Dynamic servlet =
