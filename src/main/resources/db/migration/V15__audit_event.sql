@@ -17,6 +17,13 @@ create table audit_event (
 
 -- The listing walks newest first by (occurred_at, id); retention deletes by occurred_at.
 create index audit_event_time on audit_event (occurred_at, id);
+-- Each filter, and an organization-scoped reader, walks its own index newest first rather than the
+-- whole trail (the attacker review of issue 20 noted that a long trail made the filters slow).
+-- Changes are rare, so the writes they cost do not matter.
+create index audit_event_event on audit_event (event, occurred_at, id);
+create index audit_event_actor on audit_event (actor, occurred_at, id);
+create index audit_event_target on audit_event (target, occurred_at, id);
+create index audit_event_organization on audit_event (organization_id, occurred_at, id);
 
 -- One ratelimit.exhausted event per bucket and window, however many requests meet the empty bucket
 -- and on however many nodes: the insert of a second one for the same window fails and is ignored.
