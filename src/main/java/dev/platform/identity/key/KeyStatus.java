@@ -14,7 +14,7 @@ import java.time.Instant;
  * @param isCurrent whether it signs now
  * @param createdAt when it was created
  * @param keyEncryptionKeyId the id of the key-encryption key its private key is sealed under (issue
- *     19 §2): 16 hex characters of its SHA-256, not secret
+ *     19 §2): its {@link dev.platform.identity.config.KeyId}, not secret
  */
 public record KeyStatus(
     String kid,
