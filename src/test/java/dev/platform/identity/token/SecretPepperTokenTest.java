@@ -1,10 +1,12 @@
 package dev.platform.identity.token;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.PepperCheck;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
@@ -19,6 +21,7 @@ import dev.platform.identity.key.TestNodes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,7 +65,7 @@ class SecretPepperTokenTest {
   void startKeys() {
     node.rotation().start();
     // This node started: the pepper check row is under its current pepper, so moves go there.
-    new dev.platform.identity.account.PepperCheck(node.database().dataSource()).verify(digest);
+    new PepperCheck(node.database().dataSource()).verify(digest);
   }
 
   @AfterEach
@@ -226,6 +229,111 @@ class SecretPepperTokenTest {
     assertEquals(401, refusal.status());
     assertEquals(ClientAuthenticator.FAILED, refusal.description());
     assertEquals(1, counting.statements().size());
+  }
+
+  // The first attacker review of the pepper rotation (issue 19 §3), its attacks kept.
+
+  static TokenRequest request(UUID id, String secret) {
+    return TokenRequest.from(
+        "grant_type=client_credentials&client_id=" + id + "&client_secret=" + secret,
+        "application/x-www-form-urlencoded",
+        null,
+        null);
+  }
+
+  /**
+   * A token request proved the current secret under the old pepper, then an administrator rotated
+   * the secret before its UPDATE ran: the stale compare-and-set must neither bring the old secret
+   * back as current nor overwrite the new one.
+   */
+  @Test
+  void whenTheSecretIsRotatedBetweenTheProofAndTheMoveThenTheStaleMoveChangesNothing() {
+    UUID id = account(oldDigest.of("january"));
+    SecretDigest.Digest proven = accounts.find(id).orElseThrow().secrets().current();
+
+    accounts.change(
+        id, it -> it.replaceSecret(digest.of("march"), Duration.ofHours(1), clock.instant()));
+    ServiceAccount.Secrets rotated = accounts.find(id).orElseThrow().secrets();
+
+    assertFalse(
+        accounts.redigest(
+            id, SecretDigest.Match.CURRENT, proven, digest.of("january"), digest.checkValue()),
+        "the stale move of the current column must fail its compare-and-set");
+    assertEquals(rotated, accounts.find(id).orElseThrow().secrets(), "nothing changed");
+    assertTrue(digest.matches("march", accounts.find(id).orElseThrow().secrets().current()));
+
+    // Rotated again without an overlap: a stale move of the previous column finds null there.
+    accounts.change(id, it -> it.replaceSecret(digest.of("april"), clock.instant()));
+    assertFalse(
+        accounts.redigest(
+            id, SecretDigest.Match.PREVIOUS, proven, digest.of("january"), digest.checkValue()),
+        "a stale move must not resurrect a previous secret the rotation ended");
+    assertEquals(null, accounts.find(id).orElseThrow().secrets().previous());
+  }
+
+  /**
+   * The review found (low) that two nodes whose current peppers differ, each holding the other's as
+   * previous (the middle of a rolling change of the current pepper, or a node left behind), moved
+   * the same client's digest back and forth, a write per successful token request. Moves now go
+   * only toward the pepper the check row is under, which the first node with the new pepper current
+   * moved there: the node behind moves nothing back.
+   */
+  @Test
+  void whenTwoNodesDisagreeOnTheCurrentPepperThenTheDigestMovesOnceAndStays() {
+    SecretDigest behind =
+        new SecretDigest(oldSettings.secretPepper(), List.of(settings.secretPepper()));
+    ClientAuthenticator nodeA = new ClientAuthenticator(accounts, digest, clock, Optional.empty());
+    ClientAuthenticator nodeB = new ClientAuthenticator(accounts, behind, clock, Optional.empty());
+    UUID id = account(oldDigest.of("secret"));
+
+    List<String> peppers = new ArrayList<>();
+    List<Optional<String>> moved = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      moved.add((i % 2 == 0 ? nodeA : nodeB).authenticate(request(id, "secret")).pepperMovedFrom());
+      peppers.add(accounts.find(id).orElseThrow().secrets().current().pepperId());
+    }
+
+    assertEquals(List.of(digest.currentPepperId()), peppers.stream().distinct().toList(), "once");
+    assertEquals(
+        List.of(Optional.of(oldDigest.currentPepperId())),
+        moved.stream().filter(Optional::isPresent).toList(),
+        "one move, by the node whose current pepper the check row is under: " + moved);
+  }
+
+  /**
+   * Finding (low, timing): an account whose current digest is under a pepper this node does not
+   * have, with a live previous secret under a previous pepper, costs a second HMAC on a wrong
+   * secret, as the documented overlap across a pepper rotation does; an unknown client costs one.
+   */
+  @Test
+  void whenTheCurrentPepperIsUnknownAndThePreviousKnownThenAWrongSecretCostsTwoHmacs() {
+    AtomicInteger reads = new AtomicInteger();
+    SecretDigest counted =
+        new SecretDigest(
+            new CountingPepper(settings.secretPepper(), reads),
+            List.of(new CountingPepper(oldSettings.secretPepper(), reads)));
+    ClientAuthenticator authenticator =
+        new ClientAuthenticator(accounts, counted, clock, Optional.empty());
+    Settings strange = TestSettings.with(Map.of(JndiSettings.SECRET_PEPPER, STRANGE_PEPPER));
+    UUID id = account(oldDigest.of("old-secret"));
+    accounts.change(
+        id,
+        it ->
+            it.replaceSecret(
+                new SecretDigest(strange.secretPepper()).of("strange-secret"),
+                Duration.ofHours(24),
+                clock.instant()));
+
+    reads.set(0);
+    assertThrows(
+        OAuthError.class, () -> authenticator.authenticate(request(UUID.randomUUID(), "wrong")));
+    int unknown = reads.get();
+    reads.set(0);
+    assertThrows(OAuthError.class, () -> authenticator.authenticate(request(id, "wrong")));
+    int strangeCurrent = reads.get();
+
+    assertTrue(unknown > 0);
+    assertEquals(2 * unknown, strangeCurrent, "a second HMAC, visible only in timing");
   }
 
   /** A pepper that counts how often its bytes are read: once per HMAC computed under it. */
