@@ -21,8 +21,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /** Issue 20 §3 on PostgreSQL ({@code -Ppostgres}): migration 15, the writes, the reads, the job. */
+@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
 class AuditPostgresIT {
   static final Instant NOW = Instant.parse("2026-03-01T12:00:00.123456Z");
 
