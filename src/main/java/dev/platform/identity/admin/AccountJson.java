@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** A service account as the administration API shows it: never any secret or digest. */
-record AccountJson(
+public record AccountJson(
     String clientId,
     String name,
     String organizationId,
@@ -37,7 +37,7 @@ record AccountJson(
   }
 
   /** The answer to a creation: the secret, shown this once (SPEC 2.1). */
-  record Created(
+  public record Created(
       String clientId,
       String clientSecret,
       String grantType,
@@ -68,7 +68,7 @@ record AccountJson(
    * The answer to a secret rotation: the new secret, shown this once, and when the replaced one
    * stops working if it was given an overlap (issue 19).
    */
-  record NewSecret(
+  public record NewSecret(
       String clientId,
       String clientSecret,
       @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt) {

@@ -47,6 +47,10 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   public static final String KEYS = "identity:keys.manage";
   public static final String AUDIT_READ = "identity:audit.read";
 
+  /** The scopes of administration: the console admits an account with one of them (issue 21). */
+  public static final List<String> ADMINISTRATION_SCOPES =
+      List.of(ADMIN, ACCOUNTS, KEYS, AUDIT_READ);
+
   /** The template of every administration resource starts so. */
   static final String PREFIX = "/admin/v1";
 
@@ -75,17 +79,33 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     if (!isAdmin(matched.getMatchedModelResource())) {
       return;
     }
+    admit(
+        request,
+        request.getHeaderString(HttpHeaders.AUTHORIZATION),
+        requiredScopes(matched.getMatchedResourceMethod()));
+  }
+
+  /**
+   * The check of every administration request, for a request that carries its bearer token as
+   * {@code authorization}: the API's header, or the console's sealed session (issue 21), which so
+   * meets the same verification, the same active-account check, the same scopes of the matched
+   * method and the same {@link Caller} rules.
+   *
+   * @param anyOf the scopes of which the caller needs one ({@link #requiredScopes})
+   * @throws ApiError 401 or 403, audited as a refusal
+   */
+  public void admit(ContainerRequestContext request, String authorization, List<String> anyOf) {
+    ExtendedUriInfo matched = (ExtendedUriInfo) request.getUriInfo();
     String target = matched.getPath();
     String remote = ClientAddress.of(request);
     VerifiedToken token;
     try {
-      token = verifier.verify(request.getHeaderString(HttpHeaders.AUTHORIZATION), List.of());
+      token = verifier.verify(authorization, List.of());
       requireActiveAccount(token);
     } catch (UnauthenticatedException e) {
       audit.record("admin.refuse", null, target, "unauthenticated", remote);
       throw ApiError.unauthenticated(e.getMessage(), e.challenge());
     }
-    List<String> anyOf = requiredScopes(matched.getMatchedResourceMethod());
     if (anyOf.stream().noneMatch(token::hasScope)) {
       audit.record("admin.refuse", token.clientId(), target, "insufficient_scope", remote);
       throw ApiError.insufficientScope(anyOf);
@@ -127,8 +147,12 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   }
 
   /** The scopes of which a caller needs one: the matched method's, else its class's, else admin. */
-  static List<String> requiredScopes(ResourceMethod matched) {
-    Method method = matched == null ? null : matched.getInvocable().getHandlingMethod();
+  public static List<String> requiredScopes(ResourceMethod matched) {
+    return requiredScopes(matched == null ? null : matched.getInvocable().getHandlingMethod());
+  }
+
+  /** The same for a Java method of a resource, or null: what the console asks as the API does. */
+  public static List<String> requiredScopes(Method method) {
     AnyScopeOf scopes =
         method == null
             ? null
@@ -138,7 +162,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   }
 
   /** The verified caller of the current request. */
-  static Caller caller(ContainerRequestContext request) {
+  public static Caller caller(ContainerRequestContext request) {
     Object caller = request.getProperty(CALLER);
     if (caller == null) {
       throw new IllegalStateException("an admin resource ran without AdminAuth");
@@ -155,15 +179,21 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
    * @param grantable scopes grantable beyond the caller's own ({@code service:*} covers the
    *     service)
    */
-  record Caller(VerifiedToken token, String remoteAddress, AuditLog audit, List<String> grantable) {
+  public record Caller(
+      VerifiedToken token, String remoteAddress, AuditLog audit, List<String> grantable) {
     static final String RESERVED_SERVICE = "identity";
 
-    boolean isAdmin() {
+    public boolean isAdmin() {
       return token.hasScope(ADMIN);
     }
 
+    /** Whether the caller holds {@code scope}: what a page offers follows what the API allows. */
+    public boolean hasScope(String scope) {
+      return token.hasScope(scope);
+    }
+
     /** The organizations of the token: its {@code organization_id} and {@code accessible_orgs}. */
-    List<String> organizations() {
+    public List<String> organizations() {
       return Stream.concat(token.organizationId().stream(), token.accessibleOrgs().stream())
           .distinct()
           .toList();

@@ -13,6 +13,6 @@ import java.lang.annotation.Target;
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
-@interface AnyScopeOf {
+public @interface AnyScopeOf {
   String[] value();
 }

@@ -64,7 +64,7 @@ public final class ApiError extends RuntimeException {
     return new ApiError(403, message, "Bearer error=\"insufficient_scope\"");
   }
 
-  int status() {
+  public int status() {
     return status;
   }
 

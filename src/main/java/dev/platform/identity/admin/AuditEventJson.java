@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /** An event of the audit trail as {@code GET /admin/v1/audit-events} shows it. */
-record AuditEventJson(
+public record AuditEventJson(
     long id,
     String time,
     String event,
@@ -33,5 +33,5 @@ record AuditEventJson(
    * One page: {@code {"items":[...], "next_cursor": ...}}, the listing shape of {@link Items} with
    * the cursor of the next page, null on the last.
    */
-  record Page(List<AuditEventJson> items, String nextCursor) {}
+  public record Page(List<AuditEventJson> items, String nextCursor) {}
 }

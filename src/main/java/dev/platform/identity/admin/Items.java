@@ -5,4 +5,4 @@ import java.util.List;
 /**
  * A listing as the administration API answers it: {@code {"items":[...]}} (accounts, scopes, keys).
  */
-record Items<T>(List<T> items) {}
+public record Items<T>(List<T> items) {}

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /** The body of {@code POST /service-accounts} (ADMIN.md), checked field by field. */
-record NewAccount(
+public record NewAccount(
     @JsonProperty("name") String name,
     @JsonProperty("organization_id") String organizationId,
     @JsonProperty("scopes") List<String> scopes,

@@ -31,7 +31,7 @@ public final class ScopesResource {
   }
 
   /** One scope of the catalog. */
-  record ScopeJson(String scope, String description, Channels channels) {
+  public record ScopeJson(String scope, String description, Channels channels) {
     static ScopeJson from(Scope scope) {
       ChannelPermissions channels = scope.channels();
       return new ScopeJson(
@@ -42,13 +42,13 @@ public final class ScopesResource {
   }
 
   /** Channel patterns per action. */
-  record Channels(
+  public record Channels(
       @JsonProperty("subscribe") List<String> subscribe,
       @JsonProperty("publish") List<String> publish,
       @JsonProperty("replay") List<String> replay) {}
 
   /** The body of a PUT. */
-  record ScopeDefinition(
+  public record ScopeDefinition(
       @JsonProperty("description") String description,
       @JsonProperty("channels") Channels channels) {}
 

@@ -8,4 +8,4 @@ import java.util.List;
  * sealed under a previous key-encryption key (issue 19 §2), so an operator can tell from here too
  * when the old key may be removed.
  */
-record SigningKeyList(List<KeyStatus> items, int sealedUnderPreviousKeyEncryptionKeys) {}
+public record SigningKeyList(List<KeyStatus> items, int sealedUnderPreviousKeyEncryptionKeys) {}

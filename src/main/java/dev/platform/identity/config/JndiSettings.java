@@ -62,6 +62,7 @@ public final class JndiSettings {
   public static final String MAX_SECRET_OVERLAP = "identity/maxSecretOverlap";
   public static final String SECRET_MAX_AGE = "identity/secretMaxAge";
   public static final String AUDIT_RETENTION = "identity/auditRetention";
+  public static final String CONSOLE_IDLE_TIMEOUT = "identity/consoleIdleTimeout";
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS = "identity/previousKeyEncryptionKeys";
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS_FILE =
       "identity/previousKeyEncryptionKeysFile";
@@ -187,7 +188,17 @@ public final class JndiSettings {
         previousKeyEncryptionKeys,
         previousPeppers,
         metricsAccess(),
-        auditRetention());
+        auditRetention(),
+        consoleIdleTimeout());
+  }
+
+  /**
+   * Issue 21: unset meaning PT15M; from a minute to 8 hours (a session never outlives its token).
+   */
+  private Duration consoleIdleTimeout() {
+    return optional(CONSOLE_IDLE_TIMEOUT).isEmpty()
+        ? Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT
+        : duration(CONSOLE_IDLE_TIMEOUT, Duration.ofMinutes(1), Duration.ofHours(8), "PT1M");
   }
 
   /** Issue 20 §3: unset meaning P400D; from a day to 10 years. */

@@ -39,6 +39,7 @@ import javax.crypto.SecretKey;
  *     successful authentication digests them anew under {@code secretPepper} (issue 19)
  * @param metricsAccess who may read {@code /metrics} (issue 20)
  * @param auditRetention how long the audit trail in the database keeps an event (issue 20 §3)
+ * @param consoleIdleTimeout how long a console session lasts without a request (issue 21)
  */
 public record Settings(
     URI issuer,
@@ -61,9 +62,13 @@ public record Settings(
     List<SecretKey> previousKeyEncryptionKeys,
     List<SecretKey> previousSecretPeppers,
     MetricsAccess metricsAccess,
-    Duration auditRetention) {
+    Duration auditRetention,
+    Duration consoleIdleTimeout) {
   /** How long the audit trail keeps an event when {@code identity/auditRetention} is unset. */
   public static final Duration DEFAULT_AUDIT_RETENTION = Duration.ofDays(400);
+
+  /** How long a console session lasts without a request when the setting is unset (issue 21). */
+  public static final Duration DEFAULT_CONSOLE_IDLE_TIMEOUT = Duration.ofMinutes(15);
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {

@@ -9,11 +9,11 @@ import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import dev.platform.identity.token.TokenMeters;
 import dev.platform.identity.token.TokenRequest;
+import dev.platform.identity.token.TokenServlet;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.Servlet;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
@@ -37,10 +37,12 @@ import java.util.UUID;
  * filter judges the request and hands it to the token endpoint itself.
  */
 public final class RateLimitFilter implements Filter {
+  private static final String FORM = "application/x-www-form-urlencoded";
+
   private final RateLimiter limiter;
   private final AuditLog audit;
   private final SlowBodies slowBodies;
-  private final Servlet endpoint;
+  private final TokenServlet endpoint;
   private final TokenMeters meters;
   private final Map<String, Counter> refusalsByBudget = new HashMap<>();
 
@@ -54,7 +56,7 @@ public final class RateLimitFilter implements Filter {
       RateLimiter limiter,
       AuditLog audit,
       SlowBodies slowBodies,
-      Servlet endpoint,
+      TokenServlet endpoint,
       TokenMeters meters,
       MeterRegistry registry) {
     this.limiter = limiter;
@@ -123,6 +125,41 @@ public final class RateLimitFilter implements Filter {
     }
   }
 
+  /**
+   * Issue 21: a token request made inside the service (the console's login form), judged as one
+   * that came over HTTP from {@code address}: the same budgets spent and settled, the same audit
+   * lines and counters, the same answer.
+   *
+   * @param body a form body ({@code application/x-www-form-urlencoded})
+   * @param authorization the {@code Authorization} header the request would carry, or null
+   */
+  public TokenAnswer answer(String body, String authorization, String address) {
+    String clientKey = null;
+    OAuthError unparsed = null;
+    try {
+      clientKey = clientKey(body, FORM, authorization, null);
+    } catch (OAuthError refusal) {
+      unparsed = refusal;
+    }
+    Admission admission = limiter.admit(clientKey, address);
+    if (!admission.admitted()) {
+      audit.record("token.refuse", clientKey, null, "rate_limit_exceeded", address);
+      meters.refused(OAuthError.RATE_LIMIT_EXCEEDED);
+      refusalsByBudget.get(admission.spent().label()).increment();
+      return TokenAnswer.of(rateLimited(admission.retryAfterSeconds()));
+    }
+    TokenAnswer answer;
+    if (unparsed == null) {
+      answer = endpoint.answer(body, FORM, authorization, null, address);
+    } else {
+      audit.record("token.refuse", null, null, unparsed.error(), address);
+      meters.refused(unparsed.error());
+      answer = TokenAnswer.of(unparsed);
+    }
+    limiter.settle(admission, answer.status());
+    return answer;
+  }
+
   private static Reading read(HttpServletRequest http) {
     try {
       TokenBody body = TokenBody.read(http);
@@ -153,10 +190,12 @@ public final class RateLimitFilter implements Filter {
   }
 
   private static void refuse(HttpServletResponse response, long retryAfter) throws IOException {
-    OAuthError refusal =
-        OAuthError.rateLimitExceeded(
-            "Too many token requests; retry after " + retryAfter + " s",
-            Duration.ofSeconds(retryAfter));
-    TokenAnswer.of(refusal).writeTo(response);
+    TokenAnswer.of(rateLimited(retryAfter)).writeTo(response);
+  }
+
+  private static OAuthError rateLimited(long retryAfter) {
+    return OAuthError.rateLimitExceeded(
+        "Too many token requests; retry after " + retryAfter + " s",
+        Duration.ofSeconds(retryAfter));
   }
 }

@@ -85,8 +85,8 @@ public final class TokenServlet extends HttpServlet {
     return meters;
   }
 
-  /** {@link #issue} as an answer, counted by outcome (issue 20). */
-  TokenAnswer answer(
+  /** {@link #issue} as an answer, counted by outcome (issue 20); also the console's login. */
+  public TokenAnswer answer(
       String body, String contentType, String authorization, String query, String remote) {
     try {
       TokenAnswer issued = TokenAnswer.of(issue(body, contentType, authorization, query, remote));

@@ -25,6 +25,9 @@ final class IdentityApplication extends ResourceConfig {
     // Jersey's own errors without a body (no such path, another method, another media type) go
     // through sendError, so that web.xml's error page answers them in the surface's JSON shape.
     property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, false);
+    // A Location given relative (the console's redirects) stays so: never resolved against the
+    // request's Host header, which the client chooses (issue 26).
+    property(ServerProperties.LOCATION_HEADER_RELATIVE_URI_RESOLUTION_DISABLED, true);
     for (Object component : components) {
       register(component);
     }

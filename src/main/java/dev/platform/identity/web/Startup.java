@@ -21,6 +21,8 @@ import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.KeyId;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.console.Console;
+import dev.platform.identity.console.ConsoleHeaders;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.key.KeyEncryption;
@@ -54,6 +56,7 @@ import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -153,31 +156,6 @@ public class Startup implements ServletContextListener {
             .clock(clock)
             .keyLocator(keyRing::publicKey)
             .build();
-    ResourceConfig application =
-        new IdentityApplication(
-            JacksonFeature.withoutExceptionMappers(),
-            new Json(),
-            new ServerErrorMapper(),
-            new PathParameters(),
-            new HealthResource(database, keyRing),
-            new UnknownKeyMapper(),
-            new PublicKeysResource(keyRing),
-            new DiscoveryResource(settings.issuer(), scopes),
-            new AdminAuth(verifier, accounts, audit, settings.managerGrantableScopes()),
-            new ApiErrorMapper(),
-            new InvalidJsonMapper(),
-            new ServiceAccountsResource(
-                settings.issuer(),
-                accounts,
-                digest,
-                scopes,
-                settings.secretRotation(),
-                clock,
-                random),
-            new ScopesResource(scopes),
-            new SigningKeysResource(keyRing, keyRotation, clock),
-            new SecretPeppersResource(peppers, clock),
-            new AuditEventsResource(new AuditEvents(database)));
     // Issue 20: the one registry of /metrics, passed to what it counts; never the global one.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     serviceMetrics = new ServiceMetrics(accounts, settings.secretRotation().maxAge(), clock);
@@ -209,6 +187,46 @@ public class Startup implements ServletContextListener {
             tokenMeters,
             registry);
 
+    AdminAuth adminAuth =
+        new AdminAuth(verifier, accounts, audit, settings.managerGrantableScopes());
+    Console console =
+        new Console(
+            new ServiceAccountsResource(
+                settings.issuer(),
+                accounts,
+                digest,
+                scopes,
+                settings.secretRotation(),
+                clock,
+                random),
+            new ScopesResource(scopes),
+            new SigningKeysResource(keyRing, keyRotation, clock),
+            new AuditEventsResource(new AuditEvents(database)));
+    List<Object> components =
+        new ArrayList<>(
+            List.of(
+                JacksonFeature.withoutExceptionMappers(),
+                new Json(),
+                new ServerErrorMapper(),
+                new PathParameters(),
+                new HealthResource(database, keyRing),
+                new UnknownKeyMapper(),
+                new PublicKeysResource(keyRing),
+                new DiscoveryResource(settings.issuer(), scopes),
+                adminAuth,
+                new ApiErrorMapper(),
+                new InvalidJsonMapper(),
+                console.accounts(),
+                console.scopes(),
+                console.keys(),
+                new SecretPeppersResource(peppers, clock),
+                console.audit()));
+    // Issue 21: the console's pages, over those same resources and AdminAuth's check.
+    components.addAll(
+        console.components(
+            settings, database.dataSource(), adminAuth, rateLimitFilter, verifier, clock, random));
+    ResourceConfig application = new IdentityApplication(components.toArray());
+
     // Filter order, decided here and nowhere else: no web.xml declares a filter, and the container
     // runs programmatic mappings in the order they are added. So client-address (every path) runs
     // first, then rate-limit (the token endpoint), which needs the client's address.
@@ -228,6 +246,9 @@ public class Startup implements ServletContextListener {
         .addServlet("public-keys", new PublicKeysServlet(keyRing))
         .addMapping("/api/public-keys");
     context.addServlet("error-page", new ErrorPageServlet()).addMapping(ErrorPageServlet.PATH);
+    context
+        .addFilter("console-headers", new ConsoleHeaders())
+        .addMappingForUrlPatterns(null, false, ConsoleHeaders.PATTERN);
     // Issue 20: /metrics exactly (deny by default: token), or not at all (off: Jersey's 404).
     if (settings.metricsAccess() != Settings.MetricsAccess.OFF) {
       BearerVerifier metricsVerifier =

@@ -72,7 +72,8 @@ class BootstrapTest {
         List.of(),
         List.of(),
         Settings.MetricsAccess.TOKEN,
-        Settings.DEFAULT_AUDIT_RETENTION);
+        Settings.DEFAULT_AUDIT_RETENTION,
+        Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT);
   }
 
   Bootstrap bootstrap(Database database) {

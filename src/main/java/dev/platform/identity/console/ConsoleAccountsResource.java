@@ -1,0 +1,294 @@
+package dev.platform.identity.console;
+
+import dev.platform.identity.admin.AccountJson;
+import dev.platform.identity.admin.ApiError;
+import dev.platform.identity.admin.NewAccount;
+import dev.platform.identity.admin.ServiceAccountsResource;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The console's accounts: list, detail, create, the lifecycle changes and the secret rotation, each
+ * through the method of {@link ServiceAccountsResource} that the API's callers reach, so the
+ * console shows and changes exactly what the API would let the same caller see and change.
+ */
+@Path(ConsoleAuth.ROOT + "/accounts")
+@Produces(MediaType.TEXT_HTML)
+public final class ConsoleAccountsResource {
+  /** The changes a confirmation page asks about, with the words of its button. */
+  static final Map<String, String> ACTIONS =
+      Map.of(
+          "deactivate", "Deactivate",
+          "reactivate", "Reactivate",
+          "delete", "Delete",
+          "secret", "Rotate the secret");
+
+  /** What a page says after a change redirected to it: fixed words, never the query's. */
+  static final Map<String, String> DONE =
+      Map.of(
+          "deactivated", "The account is deactivated: its tokens and secret are refused.",
+          "reactivated", "The account is active again.",
+          "deleted", "The account is deleted.");
+
+  private final ServiceAccountsResource accounts;
+  private final Pages pages;
+
+  ConsoleAccountsResource(ServiceAccountsResource accounts, Pages pages) {
+    this.accounts = accounts;
+    this.pages = pages;
+  }
+
+  @GET
+  @Performs(resource = ServiceAccountsResource.class, method = "list")
+  public Response list(
+      @QueryParam("organization_id") String organization,
+      @QueryParam("status") String status,
+      @QueryParam("done") String done,
+      @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          String wanted = status == null ? "" : status;
+          if (!List.of("", "active", "deactivated").contains(wanted)) {
+            throw new FormFields.InvalidFormException("status must be active or deactivated");
+          }
+          List<AccountJson> found =
+              accounts.list(blankToNull(organization), request).items().stream()
+                  .filter(account -> wanted.isEmpty() || account.status().equals(wanted))
+                  .toList();
+          Map<String, Object> parameters = page(request, "Service accounts");
+          parameters.put("accounts", found);
+          parameters.put("organization", organization == null ? "" : organization);
+          parameters.put("status", wanted);
+          parameters.put("done", DONE.get(done));
+          parameters.put(
+              "mayCreate", Pages.allows(request, ServiceAccountsResource.class, "create"));
+          return pages.render("accounts.jte", parameters);
+        });
+  }
+
+  @GET
+  @Path("new")
+  @Performs(resource = ServiceAccountsResource.class, method = "create")
+  public Response newAccount(@Context ContainerRequestContext request) {
+    return form(request, 200, null, Map.of());
+  }
+
+  /** The secret is shown on the answer to this POST, once: never in a URL, never again. */
+  @POST
+  @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+  @Performs(resource = ServiceAccountsResource.class, method = "create")
+  public Response create(
+      MultivaluedMap<String, String> form, @Context ContainerRequestContext request) {
+    Map<String, String> given = new HashMap<>();
+    try {
+      for (String field :
+          List.of("name", "organization_id", "scopes", "accessible_orgs", "service_name")) {
+        given.put(field, FormFields.one(form, field));
+      }
+      NewAccount body =
+          new NewAccount(
+              given.get("name"),
+              blankToNull(given.get("organization_id")),
+              words(given.get("scopes")),
+              words(given.get("accessible_orgs")),
+              blankToNull(given.get("service_name")));
+      AccountJson.Created created =
+          (AccountJson.Created) accounts.create(body, request).getEntity();
+      Map<String, Object> parameters = page(request, "Account created");
+      parameters.put("created", created);
+      return pages.render(201, "created.jte", parameters);
+    } catch (ApiError e) {
+      return form(request, e.status(), e.getMessage(), given);
+    } catch (FormFields.InvalidFormException e) {
+      return form(request, 400, e.getMessage(), given);
+    }
+  }
+
+  @GET
+  @Path("{clientId}")
+  @Performs(resource = ServiceAccountsResource.class, method = "get")
+  public Response detail(
+      @PathParam("clientId") String clientId,
+      @QueryParam("done") String done,
+      @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          AccountJson account = accounts.get(clientId, request);
+          Map<String, Object> parameters = page(request, "Account " + account.name());
+          parameters.put("account", account);
+          parameters.put("done", DONE.get(done));
+          return pages.render("account.jte", parameters);
+        });
+  }
+
+  /** The confirmation before a change, naming the account it changes. */
+  @GET
+  @Path("{clientId}/confirm/{action}")
+  @Performs(resource = ServiceAccountsResource.class, method = "get")
+  public Response confirm(
+      @PathParam("clientId") String clientId,
+      @PathParam("action") String action,
+      @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          if (!ACTIONS.containsKey(action)) {
+            throw ApiError.of(404, "no such change: " + action);
+          }
+          AccountJson account = accounts.get(clientId, request);
+          Map<String, Object> parameters =
+              page(request, ACTIONS.get(action) + " " + account.name());
+          parameters.put("account", account);
+          parameters.put("action", action);
+          parameters.put("verb", ACTIONS.get(action));
+          return pages.render("confirmAccount.jte", parameters);
+        });
+  }
+
+  @POST
+  @Path("{clientId}/deactivate")
+  @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+  @Performs(resource = ServiceAccountsResource.class, method = "deactivate")
+  public Response deactivate(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          accounts.deactivate(clientId, request);
+          return toDetail(request, clientId, "deactivated");
+        });
+  }
+
+  @POST
+  @Path("{clientId}/reactivate")
+  @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+  @Performs(resource = ServiceAccountsResource.class, method = "reactivate")
+  public Response reactivate(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          accounts.reactivate(clientId, request);
+          return toDetail(request, clientId, "reactivated");
+        });
+  }
+
+  @POST
+  @Path("{clientId}/delete")
+  @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+  @Performs(resource = ServiceAccountsResource.class, method = "delete")
+  public Response delete(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          accounts.delete(clientId, request);
+          return Response.seeOther(URI.create(base(request) + "/accounts?done=deleted")).build();
+        });
+  }
+
+  /**
+   * A new secret, shown once on this answer. The overlap field is the API's {@code
+   * previous_secret_valid_for}: empty ends the replaced secret at once.
+   */
+  @POST
+  @Path("{clientId}/secret")
+  @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+  @Performs(resource = ServiceAccountsResource.class, method = "rotateSecret")
+  public Response rotateSecret(
+      @PathParam("clientId") String clientId,
+      MultivaluedMap<String, String> form,
+      @Context ContainerRequestContext request) {
+    return answer(
+        request,
+        () -> {
+          String overlap = FormFields.one(form, "previous_secret_valid_for");
+          String body =
+              overlap.isEmpty()
+                  ? ""
+                  : "{\"previous_secret_valid_for\":\"" + jsonText(overlap) + "\"}";
+          AccountJson.NewSecret secret = accounts.rotateSecret(clientId, body, request);
+          Map<String, Object> parameters = page(request, "New secret");
+          parameters.put("secret", secret);
+          return pages.render("secret.jte", parameters);
+        });
+  }
+
+  private Response form(
+      ContainerRequestContext request, int status, String message, Map<String, String> given) {
+    Map<String, Object> parameters = page(request, "Create an account");
+    parameters.put("message", message);
+    parameters.put("given", given);
+    return pages.render(status, "newAccount.jte", parameters);
+  }
+
+  /** The page {@code work} renders, or the API's refusal of it in words. */
+  private Response answer(ContainerRequestContext request, Supplier<Response> work) {
+    try {
+      return work.get();
+    } catch (ApiError e) {
+      return pages.problem(request, e.status(), e.getMessage());
+    } catch (FormFields.InvalidFormException e) {
+      return pages.problem(request, 400, e.getMessage());
+    }
+  }
+
+  private static Map<String, Object> page(ContainerRequestContext request, String title) {
+    Map<String, Object> parameters = new HashMap<>();
+    parameters.put("frame", Pages.frame(request, title, "/accounts"));
+    return parameters;
+  }
+
+  private static Response toDetail(ContainerRequestContext request, String clientId, String done) {
+    return Response.seeOther(
+            URI.create(
+                base(request)
+                    + "/accounts/"
+                    + java.util.UUID.fromString(clientId)
+                    + "?done="
+                    + done))
+        .build();
+  }
+
+  private static String base(ContainerRequestContext request) {
+    return ConsoleAuth.contextPath(request) + ConsoleAuth.ROOT;
+  }
+
+  /** Words separated by spaces or commas, as an operator types a list. */
+  static List<String> words(String text) {
+    return text.isBlank()
+        ? List.of()
+        : Arrays.stream(text.split("[\\s,]+")).filter(word -> !word.isEmpty()).toList();
+  }
+
+  private static String blankToNull(String text) {
+    return text == null || text.isBlank() ? null : text;
+  }
+
+  /** A duration as a JSON string's content: only what ISO-8601 durations hold passes. */
+  private static String jsonText(String text) {
+    if (!text.matches("[A-Za-z0-9.,:+-]{1,40}")) {
+      throw new FormFields.InvalidFormException(
+          "previous_secret_valid_for must be an ISO-8601 duration such as PT24H");
+    }
+    return text;
+  }
+}
