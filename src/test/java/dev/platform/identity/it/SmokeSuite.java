@@ -11,6 +11,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The black-box smoke suite that every real server runs over HTTP: the server's own errors in JSON,
@@ -81,6 +83,59 @@ final class SmokeSuite {
     assertEquals(401, revoked.statusCode(), revoked.body());
     assertEquals("invalid_client", Http.json(revoked).get("error").asText());
     assertTrue(revoked.body().contains("revoked"), revoked.body());
+    console(other[0]);
+  }
+
+  /**
+   * Issue 21: the console on this server: the login form, a sign-in through the token endpoint, a
+   * page of the session that lists {@code account}, the same headers, and a form without its CSRF
+   * token refused.
+   */
+  void console(String account) {
+    HttpResponse<String> form = http.get("/console/login");
+    assertEquals(200, form.statusCode(), form.body());
+    assertTrue(
+        form.headers().firstValue("Content-Security-Policy").orElse("").contains("default-src"));
+    String loginCookie = cookie(form, "identity-console-login");
+    Matcher nonce = Pattern.compile("name=\"login_nonce\" value=\"([^\"]+)\"").matcher(form.body());
+    assertTrue(nonce.find(), form.body());
+    HttpResponse<String> signedIn =
+        http.send(
+            http.request("/console/login")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", loginCookie)
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        "login_nonce="
+                            + nonce.group(1)
+                            + "&client_id="
+                            + adminId
+                            + "&client_secret="
+                            + URLEncoder.encode(adminSecret, StandardCharsets.UTF_8)))
+                .build());
+    assertEquals(303, signedIn.statusCode(), signedIn.body());
+    String session = cookie(signedIn, "identity-console");
+    HttpResponse<String> accounts =
+        http.send(http.request("/console/accounts").header("Cookie", session).GET().build());
+    assertEquals(200, accounts.statusCode(), accounts.body());
+    assertTrue(accounts.body().contains(account), accounts.body());
+    HttpResponse<String> noCsrf =
+        http.send(
+            http.request("/console/accounts/" + account + "/reactivate")
+                .header("Cookie", session)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(""))
+                .build());
+    assertEquals(403, noCsrf.statusCode(), noCsrf.body());
+  }
+
+  /** The {@code name=value} of the cookie {@code name} (or its {@code __Host-} form) it sets. */
+  private static String cookie(HttpResponse<String> answer, String name) {
+    return answer.headers().allValues("Set-Cookie").stream()
+        .map(value -> value.split(";", 2)[0])
+        .filter(pair -> pair.startsWith(name + "=") || pair.startsWith("__Host-" + name + "="))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no cookie " + name + ": " + answer.headers()));
   }
 
   /**
