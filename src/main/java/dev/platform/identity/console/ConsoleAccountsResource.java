@@ -75,7 +75,7 @@ public final class ConsoleAccountsResource {
           parameters.put("accounts", found);
           parameters.put("organization", organization == null ? "" : organization);
           parameters.put("status", wanted);
-          parameters.put("done", DONE.get(done));
+          parameters.put("done", notice(done));
           parameters.put(
               "mayCreate", Pages.allows(request, ServiceAccountsResource.class, "create"));
           return pages.render("accounts.jte", parameters);
@@ -133,7 +133,7 @@ public final class ConsoleAccountsResource {
           AccountJson account = accounts.get(clientId, request);
           Map<String, Object> parameters = page(request, "Account " + account.name());
           parameters.put("account", account);
-          parameters.put("done", DONE.get(done));
+          parameters.put("done", notice(done));
           return pages.render("account.jte", parameters);
         });
   }
@@ -229,6 +229,11 @@ public final class ConsoleAccountsResource {
           parameters.put("secret", secret);
           return pages.render("secret.jte", parameters);
         });
+  }
+
+  /** The fixed words for a change the redirect names, or null for anything else. */
+  static String notice(String done) {
+    return done == null ? null : DONE.get(done);
   }
 
   private Response form(

@@ -1,0 +1,439 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.audit.LogCapture;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The console (issue 21) over plain HTTP, as an attacker sees it: no session, a forged or replayed
+ * one, a form without its CSRF token, odd spellings of the paths, a weaker caller, and the login
+ * form's own defences. The browser journeys are {@code ConsoleBrowserIT}'s.
+ */
+@ExtendWith(ArquillianExtension.class)
+class ConsoleIT {
+  static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+  static final Pattern NONCE = Pattern.compile("name=\"login_nonce\" value=\"([^\"]+)\"");
+
+  @Deployment(testable = false)
+  static WebArchive deployment() {
+    return Deployments.war("console-" + UUID.randomUUID(), Map.of());
+  }
+
+  @ArquillianResource URL base;
+
+  /** The audit lines the service writes (embedded Tomcat shares this JVM's logging). */
+  final LogCapture audit = LogCapture.of("dev.platform.identity.audit");
+
+  @AfterEach
+  void releaseAudit() {
+    audit.close();
+  }
+
+  Http http() {
+    return new Http(base);
+  }
+
+  /** A signed-in browser, without the browser: its session cookie and its forms' CSRF token. */
+  record Session(String cookie, String csrf) {}
+
+  /** The login cookie and nonce of a fresh login form. */
+  record LoginForm(String cookie, String nonce) {}
+
+  LoginForm loginForm() {
+    HttpResponse<String> form = http().get("/console/login");
+    assertEquals(200, form.statusCode());
+    return new LoginForm(cookie(form, "identity-console-login"), find(NONCE, form.body()));
+  }
+
+  HttpResponse<String> login(LoginForm form, String body) {
+    return http()
+        .send(
+            http()
+                .request("/console/login")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Cookie", form.cookie())
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build());
+  }
+
+  HttpResponse<String> login(String clientId, String secret) {
+    LoginForm form = loginForm();
+    return login(
+        form,
+        "login_nonce="
+            + form.nonce()
+            + "&client_id="
+            + encode(clientId)
+            + "&client_secret="
+            + encode(secret));
+  }
+
+  Session session(String clientId, String secret) {
+    HttpResponse<String> answer = login(clientId, secret);
+    assertEquals(303, answer.statusCode(), answer.body());
+    String cookie = cookie(answer, "identity-console");
+    HttpResponse<String> overview = get("/console/", cookie);
+    assertEquals(200, overview.statusCode(), overview.body());
+    return new Session(cookie, find(CSRF, overview.body()));
+  }
+
+  HttpResponse<String> get(String path, String cookie) {
+    HttpRequest.Builder request = http().request(path).GET();
+    if (cookie != null) {
+      request.header("Cookie", cookie);
+    }
+    return http().send(request.build());
+  }
+
+  HttpResponse<String> post(String path, String cookie, String contentType, String body) {
+    HttpRequest.Builder request =
+        http()
+            .request(path)
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (cookie != null) {
+      request.header("Cookie", cookie);
+    }
+    return http().send(request.build());
+  }
+
+  HttpResponse<String> form(String path, Session session, String body) {
+    return post(path, session.cookie(), "application/x-www-form-urlencoded", body);
+  }
+
+  String adminToken() {
+    HttpResponse<String> response =
+        http()
+            .send(
+                http()
+                    .request("/oauth/token")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "grant_type=client_credentials&client_id="
+                                + Deployments.ADMIN_ID
+                                + "&client_secret="
+                                + encode(Deployments.ADMIN_SECRET)))
+                    .build());
+    assertEquals(200, response.statusCode(), response.body());
+    return Http.json(response).get("access_token").asText();
+  }
+
+  /** An account made through the API: {@code [client_id, client_secret]}. */
+  String[] account(String admin, String name, String org, String scopes) {
+    HttpResponse<String> created =
+        http()
+            .admin(
+                "POST",
+                "/service-accounts",
+                admin,
+                "{\"name\":\""
+                    + name.replace("\"", "\\\"")
+                    + "\",\"organization_id\":\""
+                    + org
+                    + "\",\"scopes\":["
+                    + scopes
+                    + "]}");
+    assertEquals(201, created.statusCode(), created.body());
+    JsonNode body = Http.json(created);
+    return new String[] {body.get("client_id").asText(), body.get("client_secret").asText()};
+  }
+
+  String status(String admin, String clientId) {
+    return Http.json(http().admin("GET", "/service-accounts/" + clientId, admin, null))
+        .get("status")
+        .asText();
+  }
+
+  static void assertToLogin(HttpResponse<String> answer, String what) {
+    assertEquals(303, answer.statusCode(), what + ": " + answer.body());
+    assertEquals("/console/login", answer.headers().firstValue("Location").orElse(null), what);
+  }
+
+  @Test
+  void whenThereIsNoSessionThenEveryPageHoweverSpelledLeadsToTheLoginAndNeverAnswers() {
+    List<String> paths =
+        List.of(
+            "/console",
+            "/console/",
+            "/console/accounts",
+            "/console/accounts/new",
+            "/console/accounts/" + Deployments.ADMIN_ID,
+            "/console/accounts/" + Deployments.ADMIN_ID + "/confirm/delete",
+            "/console/keys",
+            "/console/scopes",
+            "/console/audit",
+            "/console;x/accounts",
+            "/console/accounts;jsessionid=1",
+            "//console/accounts",
+            "/console/./accounts",
+            "/console/x/../accounts",
+            "/console/%61ccounts",
+            "/console/accounts/",
+            "/Console/accounts");
+    for (String path : paths) {
+      HttpResponse<String> answer = get(path, null);
+      assertNotEquals(200, answer.statusCode(), path + " answered: " + answer.body());
+      assertFalse(answer.body().contains(Deployments.ADMIN_ID), path);
+      if (answer.statusCode() == 303) {
+        assertToLogin(answer, path);
+      } else {
+        assertTrue(answer.statusCode() == 404 || answer.statusCode() == 400, path);
+      }
+    }
+    for (String forged :
+        List.of(
+            "identity-console=",
+            "identity-console=AAAA",
+            "identity-console=" + "A".repeat(400),
+            "identity-console=" + loginForm().cookie().split("=", 2)[1])) {
+      assertToLogin(get("/console/accounts", forged), forged);
+    }
+  }
+
+  @Test
+  void whenAFormLacksItsCsrfTokenThenItIsRefusedAndNothingChanges() {
+    String admin = adminToken();
+    String victim = account(admin, "csrf victim", "org-csrf", "\"marketing:*\"")[0];
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    String path = "/console/accounts/" + victim + "/deactivate";
+    List<HttpResponse<String>> refused =
+        List.of(
+            form(path, session, ""),
+            form(path, session, "csrf=" + "A".repeat(43)),
+            form(path, session, "csrf=" + session.csrf() + "&csrf=" + session.csrf()),
+            form(path, session, "csrf=x&csrf=" + session.csrf()),
+            form(path + "?csrf=" + session.csrf(), session, ""));
+    for (HttpResponse<String> answer : refused) {
+      assertEquals(403, answer.statusCode(), answer.body());
+      assertTrue(answer.body().contains("stale or did not come from the console"), answer.body());
+    }
+    // A body of another type matches no console method: Jersey's 415, before anything runs.
+    for (String type :
+        List.of("application/json", "text/plain", "multipart/form-data; boundary=x")) {
+      HttpResponse<String> answer = post(path, session.cookie(), type, "csrf=" + session.csrf());
+      assertEquals(415, answer.statusCode(), type + ": " + answer.body());
+    }
+    assertEquals("active", status(admin, victim));
+    // Without any session at all, the form leads to the login.
+    assertToLogin(form(path, new Session(null, null), "csrf=" + session.csrf()), "no session");
+    assertEquals("active", status(admin, victim));
+
+    HttpResponse<String> done = form(path, session, "csrf=" + session.csrf());
+    assertEquals(303, done.statusCode(), done.body());
+    assertEquals(
+        "/console/accounts/" + victim + "?done=deactivated",
+        done.headers().firstValue("Location").orElse(null));
+    assertEquals("deactivated", status(admin, victim));
+  }
+
+  @Test
+  void whenACallerManagesOneOrganizationThenTheConsoleShowsAndChangesOnlyItsAccounts() {
+    String admin = adminToken();
+    String[] manager =
+        account(admin, "manager a", "org-a", "\"identity:accounts.manage\",\"marketing:*\"");
+    String own = account(admin, "own account", "org-a", "\"marketing:*\"")[0];
+    String foreign = account(admin, "foreign account", "org-b", "\"marketing:*\"")[0];
+    Session session = session(manager[0], manager[1]);
+
+    String list = get("/console/accounts", session.cookie()).body();
+    assertTrue(list.contains(own), list);
+    assertFalse(list.contains(foreign), list);
+    assertFalse(list.contains(Deployments.ADMIN_ID), "the administrator is beyond its reach");
+
+    HttpResponse<String> detail = get("/console/accounts/" + foreign, session.cookie());
+    assertEquals(404, detail.statusCode());
+    assertFalse(detail.body().contains("foreign account"), detail.body());
+    HttpResponse<String> change =
+        form("/console/accounts/" + foreign + "/deactivate", session, "csrf=" + session.csrf());
+    assertEquals(404, change.statusCode(), change.body());
+    assertEquals("active", status(admin, foreign));
+    HttpResponse<String> otherOrg =
+        get("/console/accounts?organization_id=org-b", session.cookie());
+    assertEquals(403, otherOrg.statusCode(), otherOrg.body());
+
+    // A caller with another administration scope only: the accounts are not its to see.
+    String[] keeper = account(admin, "key keeper", "org-a", "\"identity:keys.manage\"");
+    Session keys = session(keeper[0], keeper[1]);
+    HttpResponse<String> refused = get("/console/accounts", keys.cookie());
+    assertEquals(403, refused.statusCode(), refused.body());
+    assertFalse(refused.body().contains(own));
+    assertFalse(get("/console/", keys.cookie()).body().contains("/console/accounts\""));
+  }
+
+  @Test
+  void whenTheSessionEndsThenACopyOfItsCookieIsDeadToo() {
+    String admin = adminToken();
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    HttpResponse<String> out = form("/console/logout", session, "csrf=" + session.csrf());
+    assertEquals(303, out.statusCode(), out.body());
+    assertEquals("/console/login?ended", out.headers().firstValue("Location").orElse(null));
+    assertTrue(
+        out.headers().allValues("Set-Cookie").stream()
+            .anyMatch(
+                value -> value.startsWith("identity-console=;") && value.contains("Max-Age=0")));
+    assertToLogin(get("/console/accounts", session.cookie()), "replayed after logout");
+
+    // An administrator deactivated while signed in loses the console at its next request.
+    String[] second = account(admin, "second admin", "root", "\"identity:admin\"");
+    Session other = session(second[0], second[1]);
+    assertEquals(200, get("/console/accounts", other.cookie()).statusCode());
+    assertEquals(
+        200,
+        http()
+            .admin("POST", "/service-accounts/" + second[0] + "/deactivate", admin, null)
+            .statusCode());
+    assertToLogin(get("/console/accounts", other.cookie()), "deactivated administrator");
+  }
+
+  @Test
+  void whenTheLoginFormIsAbusedThenItRefusesInWordsAndCountsLikeTheTokenEndpoint() {
+    String admin = adminToken();
+    LoginForm form = loginForm();
+    String credentials =
+        "&client_id=" + Deployments.ADMIN_ID + "&client_secret=" + encode(Deployments.ADMIN_SECRET);
+    assertEquals(403, login(form, "login_nonce=" + "A".repeat(43) + credentials).statusCode());
+    assertEquals(
+        403,
+        login(new LoginForm("x=y", form.nonce()), "login_nonce=" + form.nonce() + credentials)
+            .statusCode());
+    assertEquals(
+        400,
+        login(
+                form,
+                "login_nonce=" + form.nonce() + credentials + "&client_id=" + Deployments.ADMIN_ID)
+            .statusCode());
+
+    String[] plain = account(admin, "no identity scope", "org-l", "\"marketing:*\"");
+    HttpResponse<String> noScope = login(plain[0], plain[1]);
+    assertEquals(403, noScope.statusCode());
+    assertTrue(noScope.body().contains("no identity: administration scope"), noScope.body());
+    assertTrue(
+        noScope.headers().allValues("Set-Cookie").stream()
+            .noneMatch(
+                value -> value.startsWith("identity-console=") && !value.contains("Max-Age=0")));
+
+    String[] target = account(admin, "login target", "org-l", "\"identity:accounts.manage\"");
+    HttpResponse<String> wrong = login(target[0], "not-the-secret");
+    assertEquals(401, wrong.statusCode());
+    assertTrue(wrong.body().contains("role=\"alert\""), wrong.body());
+    assertFalse(wrong.body().contains("not-the-secret"), "the secret is never echoed");
+    assertTrue(
+        audit.messages().stream()
+            .anyMatch(
+                line ->
+                    line.contains("\"event\":\"token.refuse\"")
+                        && line.contains(target[0])
+                        && line.contains("invalid_client")),
+        "the wrong secret is audited as at the token endpoint: " + audit.messages());
+
+    // The token endpoint's failure budget for (client_id, address): 20 a minute, then 429.
+    int status = 0;
+    for (int i = 0; i < 25 && status != 429; i++) {
+      status = login(target[0], "not-the-secret").statusCode();
+    }
+    assertEquals(429, status, "the console's failures spend the token endpoint's budget");
+    HttpResponse<String> limited =
+        http()
+            .send(
+                http()
+                    .request("/oauth/token")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "grant_type=client_credentials&client_id="
+                                + target[0]
+                                + "&client_secret="
+                                + encode(target[1])))
+                    .build());
+    assertEquals(429, limited.statusCode(), "and the same budget refuses the token endpoint");
+  }
+
+  @Test
+  void whenAnyConsoleAnswerIsSentThenItCarriesThePolicyAndTheCookiesTheirAttributes() {
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    for (HttpResponse<String> answer :
+        List.of(
+            get("/console/login", null),
+            get("/console/", session.cookie()),
+            get("/console/accounts", session.cookie()),
+            get("/console/no-such-page", session.cookie()),
+            get("/console/static/console.css", null))) {
+      String policy = answer.headers().firstValue("Content-Security-Policy").orElse("");
+      assertTrue(policy.contains("default-src 'self'"), answer.uri() + " " + policy);
+      assertTrue(policy.contains("frame-ancestors 'none'"), answer.uri() + " " + policy);
+      assertEquals("no-store", answer.headers().firstValue("Cache-Control").orElse(null));
+      assertEquals("nosniff", answer.headers().firstValue("X-Content-Type-Options").orElse(null));
+    }
+    HttpResponse<String> page = get("/console/accounts", session.cookie());
+    assertFalse(page.body().contains("<script>"), "no inline script");
+    assertFalse(page.body().contains("style=\""), "no inline style");
+    String cookie =
+        page.headers().allValues("Set-Cookie").stream()
+            .filter(value -> value.startsWith("identity-console="))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(cookie.contains("; Path=/console"), cookie);
+    assertTrue(cookie.contains("; HttpOnly"), cookie);
+    assertTrue(cookie.contains("; SameSite=Strict"), cookie);
+    assertEquals(200, get("/console/static/console.js", null).statusCode());
+    assertEquals(404, get("/console/static/web.xml", null).statusCode());
+    assertNotEquals(200, get("/console/static/..%2F..%2FWEB-INF%2Fweb.xml", null).statusCode());
+  }
+
+  @Test
+  void whenAnAccountIsNamedLikeMarkupThenThePagesShowItAsText() {
+    String admin = adminToken();
+    String name = "<img src=x onerror=alert(1)>\"'&";
+    String id = account(admin, name, "org-x", "\"marketing:*\"")[0];
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    for (String path :
+        List.of(
+            "/console/accounts",
+            "/console/accounts/" + id,
+            "/console/accounts/" + id + "/confirm/delete")) {
+      String body = get(path, session.cookie()).body();
+      assertFalse(body.contains("<img"), path);
+      assertTrue(body.contains("&lt;img src=x onerror=alert(1)&gt;"), path + ": " + body);
+    }
+  }
+
+  static String cookie(HttpResponse<String> answer, String name) {
+    return answer.headers().allValues("Set-Cookie").stream()
+        .filter(value -> value.startsWith(name + "="))
+        .map(value -> value.split(";", 2)[0])
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no cookie " + name + " in " + answer.headers()));
+  }
+
+  static String find(Pattern pattern, String body) {
+    Matcher found = pattern.matcher(body);
+    assertTrue(found.find(), "no " + pattern + " in " + body);
+    return found.group(1);
+  }
+
+  static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+}
