@@ -58,7 +58,7 @@ public final class ConsoleKeysResource {
           parameters.put("keys", ring.items());
           parameters.put("sealedUnderPrevious", ring.sealedUnderPreviousKeyEncryptionKeys());
           parameters.put("timeline", KeyTimeline.of(ring.items(), clock.instant(), TIMELINE_WIDTH));
-          parameters.put("done", DONE.get(done));
+          parameters.put("done", Pages.notice(DONE, done));
           parameters.put("mayChange", Pages.allows(request, SigningKeysResource.class, "rotate"));
           return pages.render("keys.jte", parameters);
         });

@@ -16,10 +16,12 @@ import java.util.stream.Stream;
  * which {@code keys.jte} draws as it is. One row per key, oldest first:
  *
  * <ul>
- *   <li>{@code published}: from its creation until it signs ({@code active_from});
- *   <li>{@code signing}: from {@code active_from} until the next key that is not revoked starts
- *       signing; with no successor, until it leaves the list ({@code expires_at}) if that is set,
- *       else to the right edge, since it signs on until a rotation;
+ *   <li>{@code published}: from its creation until it signs ({@code active_from}), or until it
+ *       leaves the list ({@code expires_at}) if that comes first, as for a scheduled key that an
+ *       emergency rotation withdrew;
+ *   <li>{@code signing}: from {@code active_from} until the next key that ever signs starts
+ *       signing; with no successor, until it leaves the list if {@code expires_at} is set, else to
+ *       the right edge, since it signs on until a rotation;
  *   <li>{@code retiring}: from the end of its signing until {@code expires_at};
  *   <li>{@code revoked}: a revoked key is one span from its creation to now, since the key's status
  *       does not carry the instant of its revocation.
@@ -102,23 +104,40 @@ public record KeyTimeline(int width, int height, int nowX, List<Row> rows, List<
       return List.of(new Interval("revoked", created, now));
     }
     Instant active = Instant.parse(key.activeFrom());
-    Optional<Instant> expires = Optional.ofNullable(key.expiresAt()).map(Instant::parse);
-    Instant signingEnd = successorStart(key, keys).or(() -> expires).orElse(end);
+    Optional<Instant> expires = expiresAt(key);
+    Instant listedUntil = expires.orElse(end);
+    Instant signingEnd = min(successorStart(key, keys).or(() -> expires).orElse(end), listedUntil);
     List<Interval> spans = new ArrayList<>();
-    spans.add(new Interval("published", created, active));
+    spans.add(new Interval("published", created, min(active, listedUntil)));
     spans.add(new Interval("signing", active, signingEnd));
     expires.ifPresent(until -> spans.add(new Interval("retiring", signingEnd, until)));
     return spans;
   }
 
-  /** When the next key that is not revoked starts signing, if one is scheduled after this one. */
+  /**
+   * When the next key that ever signs starts signing, if one is scheduled after this one: not a
+   * revoked key, nor one withdrawn before it signed (an emergency rotation ends a scheduled key).
+   */
   private static Optional<Instant> successorStart(KeyStatus key, List<KeyStatus> keys) {
     Instant active = Instant.parse(key.activeFrom());
     return keys.stream()
-        .filter(other -> !other.isRevoked())
+        .filter(KeyTimeline::signsAtAll)
         .map(other -> Instant.parse(other.activeFrom()))
         .filter(active::isBefore)
         .min(Comparator.naturalOrder());
+  }
+
+  private static boolean signsAtAll(KeyStatus key) {
+    Instant active = Instant.parse(key.activeFrom());
+    return !key.isRevoked() && expiresAt(key).map(active::isBefore).orElse(true);
+  }
+
+  private static Optional<Instant> expiresAt(KeyStatus key) {
+    return Optional.ofNullable(key.expiresAt()).map(Instant::parse);
+  }
+
+  private static Instant min(Instant one, Instant other) {
+    return one.isBefore(other) ? one : other;
   }
 
   private record Interval(String kind, Instant from, Instant to) {}

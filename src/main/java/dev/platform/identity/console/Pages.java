@@ -102,6 +102,11 @@ final class Pages {
         .build();
   }
 
+  /** The fixed words of {@code notices} for the change a redirect names; null for anything else. */
+  static String notice(Map<String, String> notices, String done) {
+    return done == null ? null : notices.get(done);
+  }
+
   /** The page {@code work} renders, or the API's (or the form's) refusal of it in words. */
   Response answer(ContainerRequestContext request, Supplier<Response> work) {
     try {

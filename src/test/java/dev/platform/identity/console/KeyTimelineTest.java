@@ -71,6 +71,26 @@ class KeyTimelineTest {
   }
 
   @Test
+  void whenAScheduledKeyWasWithdrawnThenItIsPublishedUntilItLeftAndSucceedsNoKey() {
+    KeyStatus withdrawn =
+        new KeyStatus(
+            "withdrawn",
+            "expired",
+            at("2026-01-16").toString(),
+            at("2026-01-11").toString(),
+            false,
+            at("2026-01-10").toString(),
+            "kek-1");
+
+    KeyTimeline timeline = KeyTimeline.of(List.of(RETIRING, withdrawn), NOW, WIDTH);
+
+    List<KeyTimeline.Span> spans = timeline.rows().get(1).spans();
+    assertEquals(List.of("published"), kinds(spans));
+    assertEquals(at("2026-01-11"), spans.get(0).to());
+    assertEquals(at("2026-01-20"), timeline.rows().get(0).spans().get(1).to());
+  }
+
+  @Test
   void whenDrawnThenNowAndTheTicksLieInsideTheAxis() {
     KeyTimeline timeline = timeline();
 
