@@ -49,6 +49,8 @@ public record Console(
         new ConsoleResource(
             tokenEndpoint, verifier, cookies, ended, pages, overview, clock, random),
         new ConsoleAccountsResource(accounts, pages),
-        new ConsoleKeysResource(keys, pages, clock));
+        new ConsoleKeysResource(keys, pages, clock),
+        new ConsoleScopesResource(scopes, pages),
+        new ConsoleAuditResource(audit, pages));
   }
 }
