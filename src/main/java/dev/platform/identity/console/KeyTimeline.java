@@ -38,6 +38,10 @@ public record KeyTimeline(int width, int height, int nowX, List<Row> rows, List<
   public static final int AXIS_HEIGHT = 30;
   public static final int RIGHT_MARGIN = 10;
   public static final int TICKS = 5;
+
+  /** The narrowest span drawn, so that a key revoked or withdrawn within seconds still shows. */
+  public static final int MIN_SPAN_WIDTH = 4;
+
   private static final Duration SHORTEST = Duration.ofHours(1);
 
   /** A key's row: its spans, with {@code y} the top of its bar and {@code textY} its baseline. */
@@ -156,7 +160,7 @@ public record KeyTimeline(int width, int height, int nowX, List<Row> rows, List<
       return new Span(
           interval.kind(),
           from,
-          Math.max(1, x(interval.to()) - from),
+          Math.max(MIN_SPAN_WIDTH, x(interval.to()) - from),
           interval.from(),
           interval.to());
     }
