@@ -48,6 +48,9 @@ public record Console(
         new ConsoleAuth(admin, cookies, ended, pages, settings.consoleIdleTimeout(), clock),
         new ConsoleResource(
             tokenEndpoint, verifier, cookies, ended, pages, overview, clock, random),
-        new ConsoleAccountsResource(accounts, pages));
+        new ConsoleAccountsResource(accounts, pages),
+        new ConsoleKeysResource(keys, pages, clock),
+        new ConsoleScopesResource(scopes, pages),
+        new ConsoleAuditResource(audit, pages));
   }
 }

@@ -21,7 +21,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The console's accounts: list, detail, create, the lifecycle changes and the secret rotation, each
@@ -61,7 +60,7 @@ public final class ConsoleAccountsResource {
       @QueryParam("status") String status,
       @QueryParam("done") String done,
       @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           String wanted = status == null ? "" : status;
@@ -128,7 +127,7 @@ public final class ConsoleAccountsResource {
       @PathParam("clientId") String clientId,
       @QueryParam("done") String done,
       @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           AccountJson account = accounts.get(clientId, request);
@@ -147,7 +146,7 @@ public final class ConsoleAccountsResource {
       @PathParam("clientId") String clientId,
       @PathParam("action") String action,
       @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           if (!ACTIONS.containsKey(action)) {
@@ -169,7 +168,7 @@ public final class ConsoleAccountsResource {
   @Performs(resource = ServiceAccountsResource.class, method = "deactivate")
   public Response deactivate(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           accounts.deactivate(clientId, request);
@@ -183,7 +182,7 @@ public final class ConsoleAccountsResource {
   @Performs(resource = ServiceAccountsResource.class, method = "reactivate")
   public Response reactivate(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           accounts.reactivate(clientId, request);
@@ -197,7 +196,7 @@ public final class ConsoleAccountsResource {
   @Performs(resource = ServiceAccountsResource.class, method = "delete")
   public Response delete(
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           accounts.delete(clientId, request);
@@ -217,7 +216,7 @@ public final class ConsoleAccountsResource {
       @PathParam("clientId") String clientId,
       MultivaluedMap<String, String> form,
       @Context ContainerRequestContext request) {
-    return answer(
+    return pages.answer(
         request,
         () -> {
           String overlap = FormFields.one(form, "previous_secret_valid_for");
@@ -243,17 +242,6 @@ public final class ConsoleAccountsResource {
     parameters.put("message", message);
     parameters.put("given", given);
     return pages.render(status, "newAccount.jte", parameters);
-  }
-
-  /** The page {@code work} renders, or the API's refusal of it in words. */
-  private Response answer(ContainerRequestContext request, Supplier<Response> work) {
-    try {
-      return work.get();
-    } catch (ApiError e) {
-      return pages.problem(request, e.status(), e.getMessage());
-    } catch (FormFields.InvalidFormException e) {
-      return pages.problem(request, 400, e.getMessage());
-    }
   }
 
   private static Map<String, Object> page(ContainerRequestContext request, String title) {

@@ -1,6 +1,7 @@
 package dev.platform.identity.console;
 
 import dev.platform.identity.admin.AdminAuth;
+import dev.platform.identity.admin.ApiError;
 import dev.platform.identity.admin.AuditEventsResource;
 import dev.platform.identity.admin.ScopesResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
@@ -17,6 +18,7 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Renders the console's pages from the templates of {@code src/main/jte}, compiled to classes at
@@ -98,6 +100,22 @@ final class Pages {
     return Response.seeOther(URI.create(context + ConsoleAuth.ROOT + "/login"))
         .header(HttpHeaders.SET_COOKIE, cookies.clear(SessionCookies.SESSION, context))
         .build();
+  }
+
+  /** The fixed words of {@code notices} for the change a redirect names; null for anything else. */
+  static String notice(Map<String, String> notices, String done) {
+    return done == null ? null : notices.get(done);
+  }
+
+  /** The page {@code work} renders, or the API's (or the form's) refusal of it in words. */
+  Response answer(ContainerRequestContext request, Supplier<Response> work) {
+    try {
+      return work.get();
+    } catch (ApiError e) {
+      return problem(request, e.status(), e.getMessage());
+    } catch (FormFields.InvalidFormException e) {
+      return problem(request, 400, e.getMessage());
+    }
   }
 
   /** A refusal of the API in words, inside the frame of the session. */
