@@ -283,6 +283,43 @@ class ConsoleIT {
   }
 
   @Test
+  void whenACallerLacksTheKeyOrScopeAdministrationThenThoseFormsAreRefusedAndNothingChanges() {
+    String admin = adminToken();
+    String[] reader = account(admin, "audit reader", "org-r", "\"identity:audit.read\"");
+    Session session = session(reader[0], reader[1]);
+    String keysBefore = http().admin("GET", "/signing-keys", admin, null).body();
+    String kid =
+        Http.json(http().admin("GET", "/signing-keys", admin, null))
+            .get("items")
+            .get(0)
+            .get("kid")
+            .asText();
+    for (String path :
+        List.of(
+            "/console/keys/rotate",
+            "/console/keys/" + kid + "/revoke",
+            "/console/scopes/marketing:*")) {
+      HttpResponse<String> answer =
+          form(path, session, "csrf=" + session.csrf() + "&immediate=true&description=x");
+      assertEquals(403, answer.statusCode(), path + ": " + answer.body());
+    }
+    assertEquals(keysBefore, http().admin("GET", "/signing-keys", admin, null).body());
+    assertEquals(403, get("/console/keys", session.cookie()).statusCode());
+    assertEquals(200, get("/console/audit", session.cookie()).statusCode());
+
+    // A key manager rotates through the console as through the API.
+    String[] keeper = account(admin, "key rotator", "org-r", "\"identity:keys.manage\"");
+    Session keys = session(keeper[0], keeper[1]);
+    HttpResponse<String> rotated = form("/console/keys/rotate", keys, "csrf=" + keys.csrf());
+    assertEquals(303, rotated.statusCode(), rotated.body());
+    assertEquals(
+        keysBefore.split("\"kid\"").length + 1,
+        http().admin("GET", "/signing-keys", admin, null).body().split("\"kid\"").length);
+    assertEquals(
+        403, form("/console/scopes/marketing:*", keys, "csrf=" + keys.csrf()).statusCode());
+  }
+
+  @Test
   void whenTheSessionEndsThenACopyOfItsCookieIsDeadToo() {
     String admin = adminToken();
     Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
