@@ -137,13 +137,22 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
   /** Whether Jersey matched a resource whose root template is under {@link #PREFIX}. */
   static boolean isAdmin(Resource matched) {
+    return isUnder(matched, PREFIX);
+  }
+
+  /**
+   * Whether Jersey matched a resource whose root template is {@code prefix} or under it: how the
+   * API's and the console's checks (issue 21) decide what they guard, from the model, never from
+   * the path as spelled.
+   */
+  public static boolean isUnder(Resource matched, String prefix) {
     Resource root = matched;
     while (root != null && root.getParent() != null) {
       root = root.getParent();
     }
     String path = root == null || root.getPath() == null ? "" : root.getPath();
     String template = path.startsWith("/") ? path : "/" + path;
-    return template.equals(PREFIX) || template.startsWith(PREFIX + "/");
+    return template.equals(prefix) || template.startsWith(prefix + "/");
   }
 
   /** The scopes of which a caller needs one: the matched method's, else its class's, else admin. */

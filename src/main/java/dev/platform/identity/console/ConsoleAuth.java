@@ -23,7 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.glassfish.jersey.server.ExtendedUriInfo;
-import org.glassfish.jersey.server.model.Resource;
 import org.glassfish.jersey.server.model.ResourceMethod;
 
 /**
@@ -68,7 +67,7 @@ public final class ConsoleAuth implements ContainerRequestFilter, ContainerRespo
   @Override
   public void filter(ContainerRequestContext request) {
     ExtendedUriInfo matched = (ExtendedUriInfo) request.getUriInfo();
-    if (!isConsole(matched.getMatchedModelResource())) {
+    if (!AdminAuth.isUnder(matched.getMatchedModelResource(), ROOT)) {
       return;
     }
     Method method = handling(matched.getMatchedResourceMethod());
@@ -176,17 +175,6 @@ public final class ConsoleAuth implements ContainerRequestFilter, ContainerRespo
     }
     List<String> given = FormFields.parse(body).get(CSRF);
     return given != null && given.size() == 1 && session.isCsrf(given.get(0));
-  }
-
-  /** Whether Jersey matched a resource whose root template is {@link #ROOT} or under it. */
-  static boolean isConsole(Resource matched) {
-    Resource root = matched;
-    while (root != null && root.getParent() != null) {
-      root = root.getParent();
-    }
-    String path = root == null || root.getPath() == null ? "" : root.getPath();
-    String template = path.startsWith("/") ? path : "/" + path;
-    return template.equals(ROOT) || template.startsWith(ROOT + "/");
   }
 
   private static Method handling(ResourceMethod matched) {

@@ -122,20 +122,20 @@ class ConsoleIT {
     return post(path, session.cookie(), "application/x-www-form-urlencoded", body);
   }
 
+  /** A token request at {@code /oauth/token} with form credentials. */
+  HttpResponse<String> token(String clientId, String secret) {
+    return post(
+        "/oauth/token",
+        null,
+        "application/x-www-form-urlencoded",
+        "grant_type=client_credentials&client_id="
+            + encode(clientId)
+            + "&client_secret="
+            + encode(secret));
+  }
+
   String adminToken() {
-    HttpResponse<String> response =
-        http()
-            .send(
-                http()
-                    .request("/oauth/token")
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "grant_type=client_credentials&client_id="
-                                + Deployments.ADMIN_ID
-                                + "&client_secret="
-                                + encode(Deployments.ADMIN_SECRET)))
-                    .build());
+    HttpResponse<String> response = token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
     assertEquals(200, response.statusCode(), response.body());
     return Http.json(response).get("access_token").asText();
   }
@@ -391,19 +391,7 @@ class ConsoleIT {
       status = login(target[0], "not-the-secret").statusCode();
     }
     assertEquals(429, status, "the console's failures spend the token endpoint's budget");
-    HttpResponse<String> limited =
-        http()
-            .send(
-                http()
-                    .request("/oauth/token")
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "grant_type=client_credentials&client_id="
-                                + target[0]
-                                + "&client_secret="
-                                + encode(target[1])))
-                    .build());
+    HttpResponse<String> limited = token(target[0], target[1]);
     assertEquals(429, limited.statusCode(), "and the same budget refuses the token endpoint");
   }
 
