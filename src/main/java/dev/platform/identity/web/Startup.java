@@ -213,6 +213,7 @@ public class Startup implements ServletContextListener {
                 new UnknownKeyMapper(),
                 new PublicKeysResource(keyRing),
                 new DiscoveryResource(settings.issuer(), scopes),
+                new OpenApiResource(),
                 adminAuth,
                 new ApiErrorMapper(),
                 new InvalidJsonMapper(),
