@@ -1,5 +1,5 @@
 #!/bin/sh
-# Waits for the identity service on Payara Micro to be ready (README "Deploying", "Payara Micro 6").
+# Waits for the identity service on Payara Micro to be ready (docs/deploying-tomcat.md, "Payara Micro 6").
 #   sh await-ready.sh URL LOG [SECONDS]
 # Run it right after starting Payara. Exits 0 once URL/health/ready answers 200. Payara Micro keeps
 # running when a post-boot command (the deploy too) fails, answering 500, so this exits 1 as soon

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * SPEC 4.2 {@code GET /api/public-keys}: every published key, the body serialized once per key-ring
  * change. Every verifying service fetches it, so it is a plain servlet that copies those bytes out,
- * without Jersey's routing and message-body lookup (README "Performance"); the single-key lookup
+ * without Jersey's routing and message-body lookup (docs/performance.md); the single-key lookup
  * {@code /api/public-keys/{keyId}} stays with {@link PublicKeysResource}.
  */
 public final class PublicKeysServlet extends HttpServlet {

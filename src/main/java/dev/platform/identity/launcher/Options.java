@@ -14,7 +14,7 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
 
   /**
    * Request threads: a token request is CPU-bound (its RSA signature), so a few per core keep the
-   * cores busy, and more only make the scheduler interleave requests (README "Performance").
+   * cores busy, and more only make the scheduler interleave requests (docs/performance.md).
    */
   static final int DEFAULT_THREADS = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
 

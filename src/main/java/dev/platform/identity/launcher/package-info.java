@@ -1,5 +1,5 @@
 /**
  * The launcher: runs the same WAR on embedded Tomcat with the H2 default, so trying the service
- * needs no app server. Not part of the WAR; see README "Start".
+ * needs no app server. Not part of the WAR; see README "Start, and test".
  */
 package dev.platform.identity.launcher;

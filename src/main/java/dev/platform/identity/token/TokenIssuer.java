@@ -87,7 +87,7 @@ public final class TokenIssuer {
    * RFC 7515 §7.1 compact serialization: base64url header and payload, each as Jackson writes it,
    * signed with SHA256withRSA through the key ring's provider. Written here rather than through
    * JJWT's builder, whose claims map, stream codecs and header serialization cost more than the
-   * rest of the token (README "Performance"); JJWT still verifies the tokens (package {@code
+   * rest of the token (docs/performance.md); JJWT still verifies the tokens (package {@code
    * verify}), and the tests verify them with Nimbus JOSE+JWT too.
    */
   private String sign(JwsHeader header, AccessTokenClaims claims, PrivateKey key) {

@@ -22,7 +22,7 @@ import java.util.Map;
  *
  * <p>A plain servlet rather than a Jersey resource: the endpoint takes one form and answers one
  * JSON object, and Jersey's routing, injection and message-body lookup cost a sixth as much as the
- * RSA signature itself (README "Performance"). Every other path but the key list stays with Jersey.
+ * RSA signature itself (docs/performance.md). Every other path but the key list stays with Jersey.
  */
 public final class TokenServlet extends HttpServlet {
   private final transient ClientAuthenticator clients;

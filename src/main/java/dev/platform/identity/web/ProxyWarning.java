@@ -8,7 +8,7 @@ import java.util.logging.Logger;
  * Warns at start of a setting that lets one stranger lock everyone out: an https issuer means a
  * production deployment (http is allowed only on loopback), which the documented setups run behind
  * a reverse proxy; with no proxy trusted, every caller then has the proxy's address and all share
- * one per-address failure budget (README "Rate limits").
+ * one per-address failure budget (docs/rate-limits.md).
  */
 final class ProxyWarning {
   private static final Logger LOG = Logger.getLogger(ProxyWarning.class.getName());

@@ -161,7 +161,7 @@ class ClusterIT {
     for (int i = 0; i < 70; i++) {
       admitted += token(i % 2 == 0 ? a : b, shared[0], shared[1]).statusCode() == 200 ? 1 : 0;
     }
-    // The bucket refills one token a second after its burst of 60 (README "Rate limits").
+    // The bucket refills one token a second after its burst of 60 (docs/rate-limits.md).
     long refilled = Duration.between(start, Instant.now()).toSeconds() + 1;
     assertTrue(
         admitted >= 60 && admitted <= 60 + refilled,

@@ -120,7 +120,7 @@ class ErrorShapesIT {
 
   /**
    * Tomcat refuses a URI it cannot decode or normalize before it maps the request to the
-   * application (README "Errors"), so no error page of the WAR can answer: the host's error report
+   * application (docs/api.md), so no error page of the WAR can answer: the host's error report
    * valve does. What matters is that the application never sees such a path.
    */
   @Test

@@ -126,6 +126,46 @@ class LauncherIT {
   }
 
   /**
+   * Issue 25: the README's "Trying it" walk-through, its shell blocks run by {@code sh} as written
+   * (the port aside) against a launcher, with the printed credentials in {@code ID} and {@code
+   * SECRET}: the token's claims, the keys, an account created with the token, the refusal.
+   */
+  @Test
+  void whenTheReadmesWalkThroughIsRunThenEachStepAnswersAsItSays() throws Exception {
+    try (Launched launched = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(launched.awaitListening(), launched.output());
+      Matcher id = CLIENT_ID.matcher(launched.output());
+      Matcher secret = SECRET.matcher(launched.output());
+      assertTrue(id.find() && secret.find(), launched.output());
+      ReadmeSteps trying = ReadmeSteps.between("## Trying it", "## Console");
+      String script =
+          trying.block("TOKEN=$(curl").text()
+              + trying.block("curl -s http://127.0.0.1:8080/admin/v1/service-accounts").text()
+              + "echo\n"
+              + trying.block("curl -s http://127.0.0.1:8080/oauth/token -d grant_type").text();
+      ProcessBuilder sh =
+          new ProcessBuilder(
+                  "sh", "-c", script.replace("127.0.0.1:8080", "127.0.0.1:" + launched.port))
+              .redirectErrorStream(true);
+      sh.environment().put("ID", id.group(1));
+      sh.environment().put("SECRET", secret.group(1));
+      Process run = sh.start();
+      String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(run.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, run.exitValue(), out);
+      assertTrue(out.contains("\"iss\":\"http://127.0.0.1:"), "the decoded claims: " + out);
+      assertTrue(out.contains("\"scopes\":[\"identity:admin\"]"), out);
+      assertTrue(out.contains("{\"keys\":[{\"kid\":"), "the keys: " + out);
+      assertTrue(out.contains("\"client_secret\":") && out.contains("\"name\":\"orders\""), out);
+      assertTrue(
+          out.contains(
+              "{\"error\":\"invalid_request\",\"error_description\":\"missing parameters:"
+                  + " client_id, client_secret\"}"),
+          out);
+    }
+  }
+
+  /**
    * Issue 26: with 8 request threads (the fewest the default gives), 32 clients that announce a
    * token request body and stall, and 8 that stall a body nobody reads, take no thread for long:
    * health, the keys and a token still answer, each within a bound that only a blocked service

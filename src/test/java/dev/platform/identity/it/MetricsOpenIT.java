@@ -17,11 +17,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 20: {@code identity/metricsAccess} = {@code open}: /metrics without a token, and every
- * metric README "Observing" lists is there.
+ * metric docs/observing.md lists is there.
  */
 @ExtendWith(ArquillianExtension.class)
 class MetricsOpenIT {
-  /** README "Observing", the metric table: each name as the text format writes it. */
+  /** docs/observing.md, the metric table: each name as the text format writes it. */
   static final List<String> DOCUMENTED =
       List.of(
           "identity_token_requests_total{outcome=\"issued\"}",

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The WAR, unchanged, on Payara Micro 6 (fetched by {@code -Pservers}) as README "Deploying" says,
- * with the files of {@code conf/payara/}: a folder that plays {@code /opt/identity} holds the
+ * The WAR, unchanged, on Payara Micro 6 (fetched by {@code -Pservers}) as docs/deploying-tomcat.md
+ * says, with the files of {@code conf/payara/}: a folder that plays {@code /opt/identity} holds the
  * pre-boot commands, the post-boot commands (the PostgreSQL pool, its password in an owner-only
  * passfile, pointing at a fresh database; the deployment with {@code web-production.xml}), the
  * secrets as owner-only files, {@code await-ready.sh}; Payara's instance in {@code payara/}, its

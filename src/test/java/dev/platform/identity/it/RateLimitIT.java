@@ -119,7 +119,7 @@ class RateLimitIT {
       refills++;
       refused = token(client, client.secret(), "198.51.100.1");
     }
-    // Beyond the burst of 60 the bucket refills one token a second (README "Rate limits").
+    // Beyond the burst of 60 the bucket refills one token a second (docs/rate-limits.md).
     assertTrue(
         refills <= Duration.between(start, Instant.now()).toSeconds() + 1, "refills " + refills);
 

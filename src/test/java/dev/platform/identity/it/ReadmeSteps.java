@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The shell blocks of one part of README.md, as a test runs them: found by their first line, so
- * that a test runs what the README says and an edited README cannot leave a test running an old
- * copy of a step.
+ * The shell blocks of one part of README.md or a page of docs/, as a test runs them: found by their
+ * first line, so that a test runs what the README says and an edited README cannot leave a test
+ * running an old copy of a step.
  */
 final class ReadmeSteps {
   private final String part;
@@ -22,22 +22,30 @@ final class ReadmeSteps {
     this.text = text;
   }
 
-  /** The README from the heading {@code from} up to the heading {@code to}. */
+  /** README.md from the heading {@code from} up to the heading {@code to}. */
   static ReadmeSteps between(String from, String to) throws IOException {
-    String readme = Files.readString(Path.of("README.md"));
-    int start = readme.indexOf("\n" + from + "\n");
-    int end = readme.indexOf("\n" + to + "\n", start);
+    return in("README.md", from, to);
+  }
+
+  /**
+   * The Markdown file {@code file} (README.md or a page of docs/) from the heading {@code from} up
+   * to the heading {@code to}, or to its end where {@code to} is null.
+   */
+  static ReadmeSteps in(String file, String from, String to) throws IOException {
+    String document = Files.readString(Path.of(file));
+    int start = document.indexOf("\n" + from + "\n");
+    int end = to == null ? document.length() : document.indexOf("\n" + to + "\n", start);
     if (start < 0 || end < 0) {
-      throw new AssertionError("README.md has no part from '" + from + "' to '" + to + "'");
+      throw new AssertionError(file + " has no part from '" + from + "' to '" + to + "'");
     }
-    return new ReadmeSteps(from, readme.substring(start, end));
+    return new ReadmeSteps(file + " " + from, document.substring(start, end));
   }
 
   /** The one {@code sh} block whose first line starts with {@code firstLine}. */
   ConfExample block(String firstLine) {
     List<String> found = blocks().stream().filter(block -> block.startsWith(firstLine)).toList();
     assertEquals(1, found.size(), part + ": sh blocks starting with " + firstLine);
-    return ConfExample.of("README.md " + part + " block '" + firstLine + "'", found.get(0));
+    return ConfExample.of(part + " block '" + firstLine + "'", found.get(0));
   }
 
   /** The one line of a {@code sh} block that contains {@code text}. */
@@ -48,13 +56,13 @@ final class ReadmeSteps {
             .filter(line -> line.contains(text))
             .toList();
     assertEquals(1, found.size(), part + ": lines of sh blocks with " + text);
-    return ConfExample.of("README.md " + part + " line '" + text + "'", found.get(0) + "\n");
+    return ConfExample.of(part + " line '" + text + "'", found.get(0) + "\n");
   }
 
   /** Fails unless the part says {@code words} (a setting the test applies as the README says). */
   String says(String words) {
     if (!text.contains(words)) {
-      throw new AssertionError("README.md " + part + " no longer says " + words);
+      throw new AssertionError(part + " no longer says " + words);
     }
     return words;
   }

@@ -35,11 +35,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * README "Deploying", "Tomcat 10.1", run as written with {@code sh}: the Tomcat zip unpacked into a
- * folder of its own, {@code conf/tomcat/context-production.xml} on a fresh PostgreSQL database
- * owned by a new role with a password, the secret files, {@code catalina.properties}, {@code
- * setenv.sh}, the server.xml and logging changes, the wait with its deadline, {@code catalina.sh
- * stop}. Only a Tomcat whose command line names this test's folder is ever signalled.
+ * docs/deploying-tomcat.md, "Tomcat 10.1", run as written with {@code sh}: the Tomcat zip unpacked
+ * into a folder of its own, {@code conf/tomcat/context-production.xml} on a fresh PostgreSQL
+ * database owned by a new role with a password, the secret files, {@code catalina.properties},
+ * {@code setenv.sh}, the server.xml and logging changes, the wait with its deadline, {@code
+ * catalina.sh stop}. Only a Tomcat whose command line names this test's folder is ever signalled.
  */
 @EnabledIfSystemProperty(named = "identity.tomcat.zip", matches = ".+")
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
@@ -59,8 +59,9 @@ class TomcatDistributionIT {
 
   @BeforeEach
   void prepare() throws Exception {
-    deploying = ReadmeSteps.between("## Deploying", "### Tomcat 10.1");
-    tomcat = ReadmeSteps.between("### Tomcat 10.1", "### Payara Micro 6");
+    deploying =
+        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before either server", "## Tomcat 10.1");
+    tomcat = ReadmeSteps.in("docs/deploying-tomcat.md", "## Tomcat 10.1", null);
     folder = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tomcat-");
     catalina = folder.resolve("apache-tomcat-" + VERSION);
     database = FreshPostgres.create("identity_tomcat");

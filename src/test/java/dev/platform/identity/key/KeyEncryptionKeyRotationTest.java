@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * README "Rotating the key-encryption key", run on two nodes of one database: 1. the new key as
- * decrypt-only everywhere, 2. the new key current everywhere (the rows are sealed anew), 3. once
- * the count is 0 on every node, the old key removed. Tokens signed before and after verify
+ * docs/operating.md "Rotating the key-encryption key", run on two nodes of one database: 1. the new
+ * key as decrypt-only everywhere, 2. the new key current everywhere (the rows are sealed anew), 3.
+ * once the count is 0 on every node, the old key removed. Tokens signed before and after verify
  * throughout, and the rotation never changes the signing key.
  */
 class KeyEncryptionKeyRotationTest {

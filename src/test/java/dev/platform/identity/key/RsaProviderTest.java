@@ -72,7 +72,7 @@ class RsaProviderTest {
     return System.getProperty("os.name") + " " + System.getProperty("os.arch");
   }
 
-  /** Nothing of ACCP's is left to run after a start that fails (README "Choices"). */
+  /** Nothing of ACCP's is left to run after a start that fails (docs/design-choices.md). */
   @Test
   void whenAccpIsChosenThenItsSelfTestsHaveAllRun() {
     AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * Prints verifications per second on one thread with a warm key cache, beside raw JCA RS256
- * verification of the same token's signature, in one run (README "Libraries"). Not a test: run it
+ * verification of the same token's signature, in one run (docs/libraries.md). Not a test: run it
  * with the command in the README.
  */
 public final class VerificationBenchmark {
