@@ -89,8 +89,12 @@ public final class ConsoleAccountsResource {
     return form(request, 200, null, Map.of());
   }
 
-  /** The secret is shown on the answer to this POST, once: never in a URL, never again. */
+  /**
+   * The secret is shown on the answer to this POST, once: never in a URL, never again. The form
+   * posts to its own address, so that opening the list afterwards is not a reload of this POST.
+   */
   @POST
+  @Path("new")
   @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
   @Performs(resource = ServiceAccountsResource.class, method = "create")
   public Response create(

@@ -234,6 +234,24 @@ class ConsoleBrowserIT {
     find("#create").click();
   }
 
+  /** The check is real: axe-core, injected despite the page's CSP, finds an unlabelled input. */
+  @Test
+  @Order(0)
+  void whenAControlHasNoLabelThenAxeCoreReportsItAsCritical() {
+    driver.get(url("/console/login"));
+    ((JavascriptExecutor) driver)
+        .executeScript(
+            "const input = document.createElement('input'); input.id = 'unlabelled';"
+                + " document.querySelector('main').appendChild(input);");
+    List<String> found =
+        new AxeBuilder()
+            .analyze(driver).getViolations().stream()
+                .filter(rule -> SERIOUS.contains(rule.getImpact()))
+                .map(Rule::getId)
+                .toList();
+    assertTrue(found.contains("label"), found.toString());
+  }
+
   @Test
   @Order(1)
   void whenTheAdministratorSignsInThenTheOverviewShowsTheAccountsAndKeys() {
