@@ -54,6 +54,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -177,11 +178,29 @@ class ConsoleBrowserIT {
     }
   }
 
+  /**
+   * Clicks a control that sends a form or follows a link, and waits until its page is gone: a click
+   * returns before the browser has the answer, and a navigation started meanwhile would race the
+   * form's.
+   */
+  void submit(WebElement control) {
+    control.click();
+    new WebDriverWait(driver, Duration.ofSeconds(10))
+        .until(ExpectedConditions.stalenessOf(control));
+  }
+
+  /** The same for a control reached by the keyboard: Enter sends its form. */
+  void submitWithEnter(WebElement control) {
+    control.sendKeys(Keys.ENTER);
+    new WebDriverWait(driver, Duration.ofSeconds(10))
+        .until(ExpectedConditions.stalenessOf(control));
+  }
+
   void signIn(String id, String secret) {
     driver.get(url("/console/login"));
     find("#client_id").sendKeys(id);
     find("#client_secret").sendKeys(secret);
-    find("#sign-in").click();
+    submit(find("#sign-in"));
   }
 
   HttpResponse<String> token(String id, String secret) {
@@ -231,7 +250,7 @@ class ConsoleBrowserIT {
     find("#name").sendKeys(name);
     find("#organization_id").sendKeys(org);
     find("#scopes").sendKeys(scopes);
-    find("#create").click();
+    submit(find("#create"));
   }
 
   /** The check is real: axe-core, injected despite the page's CSP, finds an unlabelled input. */
@@ -289,11 +308,11 @@ class ConsoleBrowserIT {
   @Order(3)
   void whenTheSecretIsRotatedWithAnOverlapThenBothWorkAndTheNewOneIsShown() {
     driver.get(url("/console/accounts/" + clientId));
-    find("#rotate-secret").click();
+    submit(find("#rotate-secret"));
     assertTrue(find("#confirm-question").getText().contains("billing service"));
     look("account-confirm-secret");
     new Select(find("#previous_secret_valid_for")).selectByValue("PT1H");
-    find("#confirm").click();
+    submit(find("#confirm"));
     String rotated = find("#client-secret").getText();
     assertTrue(find("#previous-expires").getText().length() > 10);
     look("account-secret");
@@ -306,11 +325,11 @@ class ConsoleBrowserIT {
   @Order(4)
   void whenTheAccountIsDeactivatedThenItsTokenRequestIsRefusedAsRevoked() {
     driver.get(url("/console/accounts/" + clientId));
-    find("#deactivate").click();
+    submit(find("#deactivate"));
     String question = find("#confirm-question").getText();
     assertTrue(question.contains("billing service") && question.contains(clientId), question);
     look("account-confirm-deactivate");
-    find("#confirm").click();
+    submit(find("#confirm"));
     assertEquals("deactivated", find("#status").getText());
     assertTrue(find("#done").getText().contains("deactivated"));
     HttpResponse<String> refused = token(clientId, secret);
@@ -325,9 +344,9 @@ class ConsoleBrowserIT {
     driver.get(url("/console/keys"));
     int before = driver.findElements(By.cssSelector("svg.timeline g[data-kid]")).size();
     look("keys");
-    find("#rotate-key").click();
+    submit(find("#rotate-key"));
     look("keys-confirm-rotate");
-    find("#confirm").click();
+    submit(find("#confirm"));
     find("svg.timeline");
     JsonNode keys =
         Http.json(http().admin("GET", "/signing-keys", adminToken(), null)).get("items");
@@ -415,7 +434,7 @@ class ConsoleBrowserIT {
   void whenTheOperatorSignsOutThenTheSessionIsDeadEvenForACopyOfItsCookie() {
     driver.get(url("/console/"));
     Cookie session = driver.manage().getCookieNamed("identity-console");
-    find(".logout button").click();
+    submit(find(".logout button"));
     assertTrue(find("#login-message").getText().contains("signed out"));
     driver.get(url("/console/accounts"));
     assertTrue(driver.getCurrentUrl().endsWith("/console/login"), driver.getCurrentUrl());
@@ -483,16 +502,18 @@ class ConsoleBrowserIT {
     driver.get(url("/console/login"));
     tabTo("client_id").sendKeys(Deployments.ADMIN_ID);
     active().sendKeys(Keys.TAB);
-    active().sendKeys(Deployments.ADMIN_SECRET, Keys.ENTER);
+    WebElement secretField = active();
+    secretField.sendKeys(Deployments.ADMIN_SECRET);
+    submitWithEnter(secretField);
     find("#account-counts");
     WebElement create = tabToText("Create an account");
-    create.sendKeys(Keys.ENTER);
+    submitWithEnter(create);
     tabTo("name").sendKeys("keyboard service");
     active().sendKeys(Keys.TAB);
     active().sendKeys("org-keys");
     active().sendKeys(Keys.TAB);
     active().sendKeys("marketing:*");
-    tabTo("create").sendKeys(Keys.ENTER);
+    submitWithEnter(tabTo("create"));
     assertTrue(find("#client-secret").getText().length() >= 32);
     String visible =
         String.valueOf(
