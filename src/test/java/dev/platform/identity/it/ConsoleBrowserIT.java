@@ -492,7 +492,8 @@ class ConsoleBrowserIT {
       message = find("#login-message").getText();
     }
     assertTrue(message.contains("Too many attempts"), message);
-    assertEquals(429, token(target[0], target[1]).statusCode(), "the token endpoint's own budget");
+    // That the same budget then refuses /oauth/token is ConsoleIT's check: over plain HTTP it runs
+    // within the second the budget needs to refill one attempt, which a browser's 20 logins do not.
   }
 
   @Test
