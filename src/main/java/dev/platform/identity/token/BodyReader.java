@@ -89,25 +89,6 @@ public final class BodyReader implements ReadListener, AsyncListener {
 
   @Override
   public void onDataAvailable() throws IOException {
-    readAvailable();
-    // Grizzly (Payara) may not call onAllDataRead once the end was read here.
-    if (in.isFinished()) {
-      onAllDataRead();
-    }
-  }
-
-  /**
-   * The body is complete. What the stream still holds is read first: a container may say so while
-   * bytes it received are unread (CI once saw Payara answer a whole token request as if its body
-   * were empty, "missing parameter: grant_type").
-   */
-  @Override
-  public void onAllDataRead() throws IOException {
-    readAvailable();
-    finish(new TokenBody(bytes.toByteArray()));
-  }
-
-  private void readAvailable() throws IOException {
     while (!finished.get() && in.isReady()) {
       int n = in.read(chunk);
       if (n < 0) {
@@ -118,6 +99,15 @@ public final class BodyReader implements ReadListener, AsyncListener {
         finish(tooLarge());
       }
     }
+    // Grizzly (Payara) may not call onAllDataRead once the end was read here.
+    if (in.isFinished()) {
+      onAllDataRead();
+    }
+  }
+
+  @Override
+  public void onAllDataRead() {
+    finish(new TokenBody(bytes.toByteArray()));
   }
 
   @Override
