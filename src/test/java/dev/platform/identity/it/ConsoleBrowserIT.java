@@ -54,7 +54,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -185,15 +184,30 @@ class ConsoleBrowserIT {
    */
   void submit(WebElement control) {
     control.click();
-    new WebDriverWait(driver, Duration.ofSeconds(10))
-        .until(ExpectedConditions.stalenessOf(control));
+    awaitGone(control);
   }
 
   /** The same for a control reached by the keyboard: Enter sends its form. */
   void submitWithEnter(WebElement control) {
     control.sendKeys(Keys.ENTER);
+    awaitGone(control);
+  }
+
+  /**
+   * Waits until {@code control}'s page has been replaced. Chromium reports a node of a page that is
+   * gone either as stale or as "does not belong to the document": both mean the next page is here.
+   */
+  void awaitGone(WebElement control) {
     new WebDriverWait(driver, Duration.ofSeconds(10))
-        .until(ExpectedConditions.stalenessOf(control));
+        .until(
+            browser -> {
+              try {
+                control.isEnabled();
+                return false;
+              } catch (org.openqa.selenium.WebDriverException gone) {
+                return true;
+              }
+            });
   }
 
   void signIn(String id, String secret) {
@@ -487,7 +501,9 @@ class ConsoleBrowserIT {
     assertTrue(find("#login-message").getText().contains("wrong"));
     look("login-refused");
     String message = "";
-    for (int i = 0; i < 25 && !message.contains("Too many attempts"); i++) {
+    // The budget is 20 a minute and refills one attempt every 3 s while the browser works: a login
+    // takes well under that, so the budget runs out within a bounded number of attempts.
+    for (int i = 0; i < 100 && !message.contains("Too many attempts"); i++) {
       signIn(target[0], "wrong-secret");
       message = find("#login-message").getText();
     }
