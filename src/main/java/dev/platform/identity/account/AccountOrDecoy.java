@@ -17,12 +17,15 @@ import java.util.UUID;
  */
 final class AccountOrDecoy {
   /**
-   * The decoy's column values are the first fifteen parameters, the client_id the sixteenth. The
+   * The decoy's column values are the first sixteen parameters, the client_id the seventeenth. The
    * first column says whether the row is the account's. The previous secret's columns are null for
    * most accounts, so they take the decoy's values only when there is no account (issue 19): the
    * decoy has the shape of an account in an overlap, and an account is never given its secrets. The
    * last two columns are the ids of the peppers the two digests are under (issue 19 §3); the
    * decoy's are the current pepper's, so it costs one HMAC like an account on the current pepper.
+   * Then the method (issue 22), the decoy's a secret one, and a private_key_jwt account's keys: a
+   * secret account's digest columns are null for a key account, so the decoy's stand in for them,
+   * and no secret ever matches them.
    */
   static final String SQL =
       "select a.client_id is not null,"
@@ -33,7 +36,8 @@ final class AccountOrDecoy {
           + " case when a.client_id is null then ? else a.previous_secret_digest end,"
           + " case when a.client_id is null then ? else a.previous_secret_expires_at end,"
           + " coalesce(a.secret_pepper_id, ?),"
-          + " case when a.client_id is null then ? else a.previous_secret_pepper_id end"
+          + " case when a.client_id is null then ? else a.previous_secret_pepper_id end,"
+          + " coalesce(a.token_endpoint_auth_method, ?), a.jwks, a.jwks_uri"
           + " from (select 1 as one) always_one_row"
           + " left join service_account a on a.client_id = ?";
 
@@ -78,7 +82,8 @@ final class AccountOrDecoy {
       INSTANTS.convertToDatabaseColumn(
           Objects.requireNonNullElse(secrets.previousExpiresAt(), secrets.currentCreatedAt())),
       secrets.current().pepperId(),
-      previous.pepperId()
+      previous.pepperId(),
+      decoy.tokenEndpointAuthMethod()
     };
   }
 
@@ -97,6 +102,7 @@ final class AccountOrDecoy {
             instant(row[11]),
             row[12] == null ? null : new SecretDigest.Digest((String) row[12], (String) row[15]),
             instant(row[13])),
+        new ServiceAccount.Credential((String) row[16], (String) row[17], (String) row[18]),
         instant(row[9]),
         instant(row[10]));
   }

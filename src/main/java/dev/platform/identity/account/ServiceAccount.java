@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -65,6 +66,12 @@ public class ServiceAccount {
   static final String COUNT_BY_STATUS = "ServiceAccount.countByStatus";
   static final String COUNT_ACTIVE_SECRET_BEFORE = "ServiceAccount.countActiveSecretBefore";
 
+  /** RFC 7591 §2 names of the token endpoint's authentication methods (issue 22). */
+  public static final String CLIENT_SECRET_BASIC = "client_secret_basic";
+
+  public static final String CLIENT_SECRET_POST = "client_secret_post";
+  public static final String PRIVATE_KEY_JWT = "private_key_jwt";
+
   @Id
   @Column(name = "client_id")
   private String clientId;
@@ -105,6 +112,17 @@ public class ServiceAccount {
   @Column(name = "previous_secret_expires_at")
   private Instant previousSecretExpiresAt;
 
+  /** Issue 22: client_secret_basic or client_secret_post (a secret), or private_key_jwt. */
+  @Column(name = "token_endpoint_auth_method")
+  private String tokenEndpointAuthMethod;
+
+  /** Issue 22: a private_key_jwt client's public keys, or null when it publishes them itself. */
+  private String jwks;
+
+  /** Issue 22: where a private_key_jwt client publishes its public keys (https), or null. */
+  @Column(name = "jwks_uri")
+  private String jwksUri;
+
   @Column(name = "created_at")
   private Instant createdAt;
 
@@ -124,9 +142,12 @@ public class ServiceAccount {
     this.scopes = distinct(profile.scopes());
     this.serviceName = profile.serviceName();
     this.status = AccountStatus.ACTIVE;
-    this.secretDigest = secretDigest.value();
-    this.secretPepperId = secretDigest.pepperId();
-    this.secretCreatedAt = now;
+    if (secretDigest != null) {
+      this.tokenEndpointAuthMethod = CLIENT_SECRET_BASIC;
+      this.secretDigest = secretDigest.value();
+      this.secretPepperId = secretDigest.pepperId();
+      this.secretCreatedAt = now;
+    }
     this.createdAt = now;
     this.updatedAt = now;
   }
@@ -141,9 +162,13 @@ public class ServiceAccount {
       AccountProfile profile,
       AccountStatus status,
       Secrets secrets,
+      Credential credential,
       Instant createdAt,
       Instant updatedAt) {
     ServiceAccount account = new ServiceAccount();
+    account.tokenEndpointAuthMethod = credential.method();
+    account.jwks = credential.jwks();
+    account.jwksUri = credential.jwksUri();
     account.clientId = clientId;
     account.name = profile.name();
     account.organizationId = profile.organizationId();
@@ -167,7 +192,76 @@ public class ServiceAccount {
   /** A new active account; its primary organization is always the first accessible one. */
   public static ServiceAccount create(
       UUID clientId, AccountProfile profile, SecretDigest.Digest secretDigest, Instant now) {
-    return new ServiceAccount(clientId, profile, secretDigest, now);
+    return new ServiceAccount(clientId, profile, Objects.requireNonNull(secretDigest), now);
+  }
+
+  /**
+   * As {@link #create(UUID, AccountProfile, SecretDigest.Digest, Instant)}, for a secret account
+   * registered with {@code client_secret_post}: it is stored as said, and takes both methods.
+   */
+  public static ServiceAccount create(
+      UUID clientId,
+      AccountProfile profile,
+      SecretDigest.Digest secretDigest,
+      String method,
+      Instant now) {
+    if (!method.equals(CLIENT_SECRET_BASIC) && !method.equals(CLIENT_SECRET_POST)) {
+      throw new IllegalArgumentException("not a secret method: " + method);
+    }
+    ServiceAccount account = create(clientId, profile, secretDigest, now);
+    account.tokenEndpointAuthMethod = method;
+    return account;
+  }
+
+  /**
+   * Issue 22: a new active {@code private_key_jwt} account, with no secret at all: it proves itself
+   * with assertions signed by the keys {@code keys} names.
+   */
+  public static ServiceAccount createWithKeys(
+      UUID clientId, AccountProfile profile, Keys keys, Instant now) {
+    ServiceAccount account = new ServiceAccount(clientId, profile, null, now);
+    account.tokenEndpointAuthMethod = PRIVATE_KEY_JWT;
+    account.jwks = keys.jwks();
+    account.jwksUri = keys.jwksUri();
+    return account;
+  }
+
+  /**
+   * Where a {@code private_key_jwt} account's public keys are: a set of its own ({@code jwks}, the
+   * JSON {@link ClientJwks#json()} keeps), or the https URL it publishes them at; exactly one.
+   */
+  public record Keys(String jwks, String jwksUri) {
+    public Keys {
+      if ((jwks == null) == (jwksUri == null)) {
+        throw new IllegalArgumentException("a key set or its URL, exactly one");
+      }
+    }
+
+    public static Keys of(ClientJwks jwks) {
+      return new Keys(jwks.json(), null);
+    }
+
+    public static Keys at(java.net.URI jwksUri) {
+      return new Keys(null, jwksUri.toString());
+    }
+  }
+
+  /**
+   * How an account read by the token path proves itself (issue 22): its method, and its key set or
+   * key set URL when that is {@code private_key_jwt} (else both null).
+   */
+  public record Credential(String method, String jwks, String jwksUri) {}
+
+  /** Issue 22: replaces a {@code private_key_jwt} account's keys; the old ones fail at once. */
+  public void replaceKeys(Keys keys, Instant now) {
+    requireNotDeleted("given new keys");
+    if (!usesKeys()) {
+      throw new IllegalAccountStateException(
+          "service account " + clientId + " authenticates with a secret and has no keys");
+    }
+    jwks = keys.jwks();
+    jwksUri = keys.jwksUri();
+    updatedAt = now;
   }
 
   /** SPEC 3.1: an active account stops getting tokens. Deactivating twice changes nothing. */
@@ -210,6 +304,10 @@ public class ServiceAccount {
   public void replaceSecret(
       SecretDigest.Digest newDigest, Duration overlap, Optional<Duration> maxAge, Instant now) {
     requireNotDeleted("given a new secret");
+    if (usesKeys()) {
+      throw new IllegalAccountStateException(
+          "service account " + clientId + " authenticates with private_key_jwt and has no secret");
+    }
     Instant until = now.plus(overlap);
     if (maxAge.isPresent() && until.isAfter(secretCreatedAt.plus(maxAge.get()))) {
       until = secretCreatedAt.plus(maxAge.get());
@@ -281,6 +379,31 @@ public class ServiceAccount {
     return status == AccountStatus.DELETED;
   }
 
+  /** The method named at registration (RFC 7591 §2); a secret account takes both secret ones. */
+  public String tokenEndpointAuthMethod() {
+    return tokenEndpointAuthMethod;
+  }
+
+  /** Issue 22: whether the account proves itself with signed assertions, having no secret. */
+  public boolean usesKeys() {
+    return PRIVATE_KEY_JWT.equals(tokenEndpointAuthMethod);
+  }
+
+  /** Its own key set, as stored, when it is a {@code private_key_jwt} account that has one. */
+  public Optional<String> jwks() {
+    return Optional.ofNullable(jwks);
+  }
+
+  /** The URL of its key set, when it is a {@code private_key_jwt} account that publishes one. */
+  public Optional<String> jwksUri() {
+    return Optional.ofNullable(jwksUri);
+  }
+
+  /** How it proves itself, as the token path reads it. */
+  public Credential credential() {
+    return new Credential(tokenEndpointAuthMethod, jwks, jwksUri);
+  }
+
   /** The current secret's digest and the id of the pepper it is under. */
   public SecretDigest.Digest secretDigest() {
     return new SecretDigest.Digest(secretDigest, secretPepperId);
@@ -297,7 +420,10 @@ public class ServiceAccount {
         previousSecretExpiresAt);
   }
 
-  /** When the current secret was made: at creation, then at each rotation. */
+  /**
+   * When the current secret was made: at creation, then at each rotation; null for an account that
+   * has no secret (issue 22).
+   */
   public Instant secretCreatedAt() {
     return secretCreatedAt;
   }

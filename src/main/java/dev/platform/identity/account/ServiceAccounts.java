@@ -21,7 +21,8 @@ public final class ServiceAccounts {
       "select current_pepper, previous_pepper, count(*) from (select secret_pepper_id"
           + " current_pepper, case when previous_secret_expires_at > ? then"
           + " previous_secret_pepper_id end previous_pepper from service_account"
-          + " where status <> ?) pairs group by current_pepper, previous_pepper";
+          + " where status <> ? and secret_digest is not null) pairs"
+          + " group by current_pepper, previous_pepper";
   private static final InstantConverter INSTANTS = new InstantConverter();
 
   private final Database database;

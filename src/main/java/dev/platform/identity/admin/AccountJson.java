@@ -1,10 +1,12 @@
 package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.platform.identity.account.ServiceAccount;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** A service account as the administration API shows it: never any secret or digest. */
 public record AccountJson(
@@ -17,8 +19,11 @@ public record AccountJson(
     String status,
     String createdAt,
     String updatedAt,
-    String secretCreatedAt,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String secretCreatedAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt,
+    String tokenEndpointAuthMethod,
+    @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String jwks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String jwksUri) {
 
   /** The account at {@code now}: the previous secret's expiry only while it still works. */
   static AccountJson from(ServiceAccount account, Instant now) {
@@ -32,14 +37,20 @@ public record AccountJson(
         account.status().name().toLowerCase(Locale.ROOT),
         account.createdAt().toString(),
         account.updatedAt().toString(),
-        account.secretCreatedAt().toString(),
-        account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null));
+        Optional.ofNullable(account.secretCreatedAt()).map(Instant::toString).orElse(null),
+        account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null),
+        account.tokenEndpointAuthMethod(),
+        account.jwks().orElse(null),
+        account.jwksUri().orElse(null));
   }
 
-  /** The answer to a creation: the secret, shown this once (SPEC 2.1). */
+  /**
+   * The answer to a creation: the secret, shown this once (SPEC 2.1); none for a private_key_jwt
+   * account, which has none (issue 22).
+   */
   public record Created(
       String clientId,
-      String clientSecret,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String clientSecret,
       String grantType,
       List<String> scopes,
       String name,
@@ -47,7 +58,10 @@ public record AccountJson(
       List<String> accessibleOrgs,
       String serviceName,
       String status,
-      String createdAt) {
+      String createdAt,
+      String tokenEndpointAuthMethod,
+      @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String jwks,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String jwksUri) {
 
     static Created from(ServiceAccount account, String secret) {
       return new Created(
@@ -60,7 +74,10 @@ public record AccountJson(
           account.accessibleOrgs(),
           account.serviceName(),
           "active",
-          account.createdAt().toString());
+          account.createdAt().toString(),
+          account.tokenEndpointAuthMethod(),
+          account.jwks().orElse(null),
+          account.jwksUri().orElse(null));
     }
   }
 

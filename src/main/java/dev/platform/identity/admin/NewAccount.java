@@ -1,11 +1,14 @@
 package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /** The body of {@code POST /service-accounts} (ADMIN.md), checked field by field. */
@@ -14,7 +17,10 @@ public record NewAccount(
     @JsonProperty("organization_id") String organizationId,
     @JsonProperty("scopes") List<String> scopes,
     @JsonProperty("accessible_orgs") List<String> accessibleOrgs,
-    @JsonProperty("service_name") String serviceName) {
+    @JsonProperty("service_name") String serviceName,
+    @JsonProperty("token_endpoint_auth_method") String tokenEndpointAuthMethod,
+    @JsonProperty("jwks") JsonNode jwks,
+    @JsonProperty("jwks_uri") String jwksUri) {
 
   static final int MAX_NAME = 200;
   static final int MAX_ORGS = 50;
@@ -23,7 +29,52 @@ public record NewAccount(
   /** The scopes column (V1): the names joined by spaces must fit it. */
   static final int MAX_SCOPES_TEXT = 4000;
 
+  static final List<String> METHODS =
+      List.of(
+          ServiceAccount.CLIENT_SECRET_BASIC,
+          ServiceAccount.CLIENT_SECRET_POST,
+          ServiceAccount.PRIVATE_KEY_JWT);
+
   static final Pattern SERVICE = Pattern.compile("[a-z0-9_-]{1,100}");
+
+  /** A secret account over HTTP Basic, as the console creates one. */
+  public NewAccount(
+      String name,
+      String organizationId,
+      List<String> scopes,
+      List<String> accessibleOrgs,
+      String serviceName) {
+    this(name, organizationId, scopes, accessibleOrgs, serviceName, null, null, null);
+  }
+
+  /** RFC 7591 §2: how the account will authenticate; unset, with a secret over HTTP Basic. */
+  String method() {
+    if (tokenEndpointAuthMethod == null) {
+      return ServiceAccount.CLIENT_SECRET_BASIC;
+    }
+    if (!METHODS.contains(tokenEndpointAuthMethod)) {
+      throw ApiError.badRequest(
+          "token_endpoint_auth_method must be client_secret_basic, client_secret_post or"
+              + " private_key_jwt");
+    }
+    return tokenEndpointAuthMethod;
+  }
+
+  /**
+   * Issue 22: the keys of a private_key_jwt account, or a 400; empty for a secret account, which
+   * must not be given any.
+   */
+  Optional<ServiceAccount.Keys> keys(NewKeys.UriPolicy policy) {
+    NewKeys keys = new NewKeys(jwks, jwksUri);
+    if (!method().equals(ServiceAccount.PRIVATE_KEY_JWT)) {
+      if (keys.given()) {
+        throw ApiError.badRequest(
+            "jwks and jwks_uri are only for token_endpoint_auth_method private_key_jwt");
+      }
+      return Optional.empty();
+    }
+    return Optional.of(keys.checked(policy));
+  }
 
   /** The profile to create, or a 400 naming the first bad field. */
   AccountProfile checked(ScopeCatalog catalog) {

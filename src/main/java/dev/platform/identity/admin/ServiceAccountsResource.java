@@ -11,6 +11,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -46,6 +47,7 @@ public final class ServiceAccountsResource {
   private final Clock clock;
   private final SecureRandom random;
   private final URI issuer;
+  private final NewKeys.UriPolicy jwksUris;
 
   /**
    * @param issuer the service's public base URL, which every {@code Location} starts with
@@ -60,6 +62,23 @@ public final class ServiceAccountsResource {
       Settings.SecretRotation secretRotation,
       Clock clock,
       SecureRandom random) {
+    this(issuer, accounts, digest, scopes, secretRotation, clock, random, uri -> {});
+  }
+
+  /**
+   * @param jwksUris what a private_key_jwt account's {@code jwks_uri} must meet beyond its form
+   *     (issue 22): by default, not naming an internal address
+   */
+  public ServiceAccountsResource(
+      URI issuer,
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      ScopeCatalog scopes,
+      Settings.SecretRotation secretRotation,
+      Clock clock,
+      SecureRandom random,
+      NewKeys.UriPolicy jwksUris) {
+    this.jwksUris = jwksUris;
     this.accounts = accounts;
     this.digest = digest;
     this.scopes = scopes;
@@ -76,10 +95,15 @@ public final class ServiceAccountsResource {
       throw ApiError.badRequest("a JSON body is required");
     }
     AccountProfile profile = body.checked(scopes);
+    Optional<ServiceAccount.Keys> keys = body.keys(jwksUris);
     caller.requireMayCreate(profile);
-    String secret = ClientSecret.generate(random);
+    // Issue 22: a private_key_jwt account gets no secret at all.
+    String secret = keys.isPresent() ? null : ClientSecret.generate(random);
     ServiceAccount account =
-        ServiceAccount.create(UUID.randomUUID(), profile, digest.of(secret), clock.instant());
+        keys.isPresent()
+            ? ServiceAccount.createWithKeys(UUID.randomUUID(), profile, keys.get(), clock.instant())
+            : ServiceAccount.create(
+                UUID.randomUUID(), profile, digest.of(secret), body.method(), clock.instant());
     accounts.add(account, caller.event("account.create", account, Map.of()));
     caller.audit("account.create", account.clientId().toString());
     // From the configured issuer, never the request's Host header (issue 26).
@@ -167,18 +191,55 @@ public final class ServiceAccountsResource {
             clientId,
             request,
             "account.secret.rotate",
-            (account, now) ->
-                account.replaceSecret(
-                    newDigest,
-                    SecretRotation.overlap(body, secretRotation.maxOverlap()),
-                    secretRotation.maxAge(),
-                    now),
+            (account, now) -> {
+              if (account.usesKeys()) {
+                throw ApiError.conflict(
+                    "service account "
+                        + account.clientId()
+                        + " authenticates with private_key_jwt and has no secret: replace its"
+                        + " keys with PUT /admin/v1/service-accounts/{id}/jwks");
+              }
+              account.replaceSecret(
+                  newDigest,
+                  SecretRotation.overlap(body, secretRotation.maxOverlap()),
+                  secretRotation.maxAge(),
+                  now);
+            },
             account ->
                 account
                     .previousSecretExpiresAt(clock.instant())
                     .map(at -> Map.of("previous_secret_expires_at", at.toString()))
                     .orElse(Map.of()));
     return AccountJson.NewSecret.from(changed, secret, clock.instant());
+  }
+
+  /**
+   * Issue 22: a private_key_jwt account's new keys, its own set or the URL of one; the old keys
+   * fail from the next request on. The body is read after the caller's reach is checked.
+   */
+  @PUT
+  @Path("{clientId}/jwks")
+  public AccountJson replaceKeys(
+      @PathParam("clientId") String clientId,
+      NewKeys body,
+      @Context ContainerRequestContext request) {
+    return json(
+        change(
+            clientId,
+            request,
+            "account.keys.replace",
+            (account, now) -> {
+              if (!account.usesKeys()) {
+                throw ApiError.conflict(
+                    "service account "
+                        + account.clientId()
+                        + " authenticates with a secret: it has no keys to replace");
+              }
+              if (body == null) {
+                throw ApiError.badRequest("a JSON body is required");
+              }
+              account.replaceKeys(body.checked(jwksUris), now);
+            }));
   }
 
   @DELETE

@@ -70,6 +70,9 @@ public final class JndiSettings {
   public static final String PREVIOUS_SECRET_PEPPERS_FILE = "identity/previousSecretPeppersFile";
   public static final String METRICS_ACCESS = "identity/metricsAccess";
 
+  /** Issue 22: whether a client's jwks_uri may name a private address. */
+  public static final String ALLOW_PRIVATE_JWKS_URIS = "identity/allowPrivateJwksUris";
+
   /** SPEC 8: verifiers may cache the key list for up to an hour. */
   static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
 
@@ -189,7 +192,20 @@ public final class JndiSettings {
         previousPeppers,
         metricsAccess(),
         auditRetention(),
-        consoleIdleTimeout());
+        consoleIdleTimeout(),
+        allowPrivateJwksUris());
+  }
+
+  /** Issue 22: unset meaning false; only 'true' or 'false'. */
+  private boolean allowPrivateJwksUris() {
+    String text = optional(ALLOW_PRIVATE_JWKS_URIS).orElse("false");
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new InvalidSettingException(
+              ALLOW_PRIVATE_JWKS_URIS, "must be 'true' or 'false', not '" + text + "'");
+    };
   }
 
   /**

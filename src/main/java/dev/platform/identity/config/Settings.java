@@ -40,6 +40,9 @@ import javax.crypto.SecretKey;
  * @param metricsAccess who may read {@code /metrics} (issue 20)
  * @param auditRetention how long the audit trail in the database keeps an event (issue 20 §3)
  * @param consoleIdleTimeout how long a console session lasts without a request (issue 21)
+ * @param allowPrivateJwksUris whether a private_key_jwt client's {@code jwks_uri} may name a
+ *     loopback, link-local or private address (issue 22); off, the service cannot be aimed at the
+ *     internal network
  */
 public record Settings(
     URI issuer,
@@ -63,7 +66,8 @@ public record Settings(
     List<SecretKey> previousSecretPeppers,
     MetricsAccess metricsAccess,
     Duration auditRetention,
-    Duration consoleIdleTimeout) {
+    Duration consoleIdleTimeout,
+    boolean allowPrivateJwksUris) {
   /** How long the audit trail keeps an event when {@code identity/auditRetention} is unset. */
   public static final Duration DEFAULT_AUDIT_RETENTION = Duration.ofDays(400);
 

@@ -60,7 +60,10 @@ final class Overview {
     if (mayAccounts) {
       for (AccountJson account : accounts.list(null, request).items()) {
         byStatus.merge(account.status(), 1, Integer::sum);
-        Optional<Instant> end = secretMaxAge.map(Instant.parse(account.secretCreatedAt())::plus);
+        // A private_key_jwt account (issue 22) has no secret to fall due.
+        Optional<Instant> end =
+            Optional.ofNullable(account.secretCreatedAt())
+                .flatMap(made -> secretMaxAge.map(Instant.parse(made)::plus));
         if (end.isPresent() && !end.get().isAfter(now)) {
           expired++;
         } else if (end.isPresent() && !end.get().isAfter(now.plus(DUE_WITHIN))) {

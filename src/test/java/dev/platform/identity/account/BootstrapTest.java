@@ -73,7 +73,8 @@ class BootstrapTest {
         List.of(),
         Settings.MetricsAccess.TOKEN,
         Settings.DEFAULT_AUDIT_RETENTION,
-        Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT);
+        Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT,
+        false);
   }
 
   Bootstrap bootstrap(Database database) {

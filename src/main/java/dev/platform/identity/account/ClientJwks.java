@@ -1,0 +1,300 @@
+package dev.platform.identity.account;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.security.AlgorithmParameters;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.ECParameterSpec;
+import java.security.spec.ECPoint;
+import java.security.spec.ECPublicKeySpec;
+import java.security.spec.EllipticCurve;
+import java.security.spec.RSAPublicKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The public keys a {@code private_key_jwt} client signs its assertions with (issue 22, RFC 7523):
+ * a JWK set (RFC 7517 §5) of RSA keys of 2048 bits or more and EC P-256 keys, each for signatures.
+ * A set is checked whole: any private member, a weak or malformed key, a point off the curve, two
+ * keys with one {@code kid}, or several keys of which one has no {@code kid} refuses it, naming the
+ * key and the reason. Only the public members are kept ({@link #json()}).
+ */
+public final class ClientJwks {
+  /** RS256, PS256 and ES256: RFC 7518's asymmetric signatures this service verifies. */
+  public static final List<String> ALGORITHMS = List.of("RS256", "PS256", "ES256");
+
+  static final int MAX_KEYS = 10;
+  static final int MIN_RSA_BITS = 2048;
+  static final int MAX_RSA_BITS = 8192;
+  static final int MAX_KID = 200;
+
+  /** RFC 7518 §6.2.2 and §6.3.2: the members that make a JWK private (and {@code k}, secret). */
+  private static final List<String> PRIVATE_MEMBERS =
+      List.of("d", "p", "q", "dp", "dq", "qi", "oth", "k");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ECParameterSpec P256 = p256();
+
+  private final List<ClientKey> keys;
+  private final String json;
+
+  private ClientJwks(List<ClientKey> keys, String json) {
+    this.keys = keys;
+    this.json = json;
+  }
+
+  /**
+   * One usable key.
+   *
+   * @param kid its {@code kid}, or null when the set's only key has none
+   * @param key the public key
+   * @param alg its {@code alg}, or null: then any of {@link #ALGORITHMS} of its type
+   */
+  public record ClientKey(String kid, PublicKey key, String alg) {
+    /** Whether an assertion signed with {@code algorithm} may be verified with this key. */
+    public boolean allows(String algorithm) {
+      boolean typeFits =
+          algorithm.startsWith("ES") ? key.getAlgorithm().equals("EC") : isRsa(key.getAlgorithm());
+      return typeFits && (alg == null || alg.equals(algorithm));
+    }
+
+    private static boolean isRsa(String algorithm) {
+      return algorithm.equals("RSA") || algorithm.equals("RSASSA-PSS");
+    }
+  }
+
+  /**
+   * The set as registered through the administration API.
+   *
+   * @throws IllegalArgumentException naming the first key that is refused and why
+   */
+  public static ClientJwks parse(JsonNode set) {
+    if (set == null || !set.isObject() || !set.path("keys").isArray()) {
+      throw new IllegalArgumentException("jwks must be an object with a 'keys' array");
+    }
+    JsonNode entries = set.path("keys");
+    if (entries.isEmpty() || entries.size() > MAX_KEYS) {
+      throw new IllegalArgumentException("jwks must hold 1 to " + MAX_KEYS + " keys");
+    }
+    List<ClientKey> keys = new ArrayList<>();
+    ArrayNode kept = JSON.createArrayNode();
+    Set<String> kids = new HashSet<>();
+    for (int i = 0; i < entries.size(); i++) {
+      JsonNode jwk = entries.get(i);
+      ClientKey key = key(i, jwk);
+      if (entries.size() > 1 && key.kid() == null) {
+        throw refused(i, "has no kid, and a set of several keys needs one on each");
+      }
+      if (key.kid() != null && !kids.add(key.kid())) {
+        throw refused(i, "repeats the kid '" + key.kid() + "'");
+      }
+      keys.add(key);
+      kept.add(publicMembers(jwk));
+    }
+    ObjectNode canonical = JSON.createObjectNode();
+    canonical.set("keys", kept);
+    return new ClientJwks(List.copyOf(keys), canonical.toString());
+  }
+
+  /**
+   * A set as stored or as fetched from a client's {@code jwks_uri}.
+   *
+   * @throws IOException when it is no JSON or {@link #parse(JsonNode)} refuses it
+   */
+  public static ClientJwks parse(byte[] json) throws IOException {
+    try {
+      return parse(JSON.readTree(json));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  /** The keys, in the set's order. */
+  public List<ClientKey> keys() {
+    return keys;
+  }
+
+  /** The set with only the public members of each key, as stored and shown. */
+  public String json() {
+    return json;
+  }
+
+  /**
+   * The key an assertion's header chooses: the one with its {@code kid}, or the only key when it
+   * has none (issue 22); empty when there is no such key or it does not fit {@code alg}.
+   */
+  public Optional<ClientKey> find(Optional<String> kid, String alg) {
+    Optional<ClientKey> chosen =
+        kid.isPresent()
+            ? keys.stream().filter(key -> kid.get().equals(key.kid())).findFirst()
+            : keys.size() == 1 ? Optional.of(keys.get(0)) : Optional.empty();
+    return chosen.filter(key -> key.allows(alg));
+  }
+
+  private static ClientKey key(int index, JsonNode jwk) {
+    if (!jwk.isObject()) {
+      throw refused(index, "is not a JSON object");
+    }
+    for (String member : PRIVATE_MEMBERS) {
+      if (jwk.has(member)) {
+        throw refused(
+            index, "holds the private member '" + member + "': register public keys only");
+      }
+    }
+    String use = text(jwk, "use", index);
+    if (use != null && !use.equals("sig")) {
+      throw refused(index, "has use '" + use + "': only signature keys (sig) are taken");
+    }
+    String kid = text(jwk, "kid", index);
+    if (kid != null && (kid.isEmpty() || kid.length() > MAX_KID)) {
+      throw refused(index, "has a kid that is empty or longer than " + MAX_KID + " characters");
+    }
+    String kty = String.valueOf(text(jwk, "kty", index));
+    PublicKey key =
+        switch (kty) {
+          case "RSA" -> rsa(index, jwk);
+          case "EC" -> ec(index, jwk);
+          default -> throw refused(index, "has kty '" + kty + "': only RSA and EC are taken");
+        };
+    String alg = text(jwk, "alg", index);
+    ClientKey found = new ClientKey(kid, key, alg);
+    if (alg != null && (!ALGORITHMS.contains(alg) || !found.allows(alg))) {
+      throw refused(index, "has alg '" + alg + "', which is not RS256, PS256 or ES256 for its kty");
+    }
+    return found;
+  }
+
+  private static PublicKey rsa(int index, JsonNode jwk) {
+    BigInteger modulus = unsigned(index, jwk, "n");
+    BigInteger exponent = unsigned(index, jwk, "e");
+    if (modulus.bitLength() < MIN_RSA_BITS || modulus.bitLength() > MAX_RSA_BITS) {
+      throw refused(
+          index,
+          "is an RSA key of "
+              + modulus.bitLength()
+              + " bits: "
+              + MIN_RSA_BITS
+              + " to "
+              + MAX_RSA_BITS
+              + " are taken");
+    }
+    if (!exponent.testBit(0) || exponent.compareTo(BigInteger.valueOf(3)) < 0) {
+      throw refused(index, "has an RSA exponent that is not an odd number of 3 or more");
+    }
+    try {
+      RSAPublicKey key =
+          (RSAPublicKey)
+              KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(modulus, exponent));
+      return key;
+    } catch (GeneralSecurityException e) {
+      throw refused(index, "is not a valid RSA key: " + e.getMessage());
+    }
+  }
+
+  /** P-256 only; the point must lie on the curve (an invalid point is refused, not trusted). */
+  private static PublicKey ec(int index, JsonNode jwk) {
+    String crv = text(jwk, "crv", index);
+    if (!"P-256".equals(crv)) {
+      throw refused(index, "has crv '" + crv + "': only P-256 is taken");
+    }
+    BigInteger x = coordinate(index, jwk, "x");
+    BigInteger y = coordinate(index, jwk, "y");
+    if (!onCurve(x, y)) {
+      throw refused(index, "has a point that is not on the P-256 curve");
+    }
+    try {
+      return KeyFactory.getInstance("EC")
+          .generatePublic(new ECPublicKeySpec(new ECPoint(x, y), P256));
+    } catch (GeneralSecurityException e) {
+      throw refused(index, "is not a valid EC key: " + e.getMessage());
+    }
+  }
+
+  private static boolean onCurve(BigInteger x, BigInteger y) {
+    EllipticCurve curve = P256.getCurve();
+    BigInteger p = ((java.security.spec.ECFieldFp) curve.getField()).getP();
+    if (x.signum() < 0 || y.signum() < 0 || x.compareTo(p) >= 0 || y.compareTo(p) >= 0) {
+      return false;
+    }
+    BigInteger left = y.modPow(BigInteger.TWO, p);
+    BigInteger right = x.pow(3).add(curve.getA().multiply(x)).add(curve.getB()).mod(p);
+    return left.equals(right);
+  }
+
+  /** RFC 7518 §6.2.1.2: x and y are the full 32 bytes of P-256. */
+  private static BigInteger coordinate(int index, JsonNode jwk, String member) {
+    byte[] bytes = base64url(index, jwk, member);
+    if (bytes.length != 32) {
+      throw refused(index, "has '" + member + "' of " + bytes.length + " bytes, not 32");
+    }
+    return new BigInteger(1, bytes);
+  }
+
+  private static BigInteger unsigned(int index, JsonNode jwk, String member) {
+    byte[] bytes = base64url(index, jwk, member);
+    if (bytes.length == 0) {
+      throw refused(index, "has an empty '" + member + "'");
+    }
+    return new BigInteger(1, bytes);
+  }
+
+  private static byte[] base64url(int index, JsonNode jwk, String member) {
+    String text = text(jwk, member, index);
+    if (text == null) {
+      throw refused(index, "has no '" + member + "'");
+    }
+    try {
+      return Base64.getUrlDecoder().decode(text);
+    } catch (IllegalArgumentException e) {
+      throw refused(index, "has a '" + member + "' that is not base64url");
+    }
+  }
+
+  /** A member's text, null when absent; a member that is present but not a string is refused. */
+  private static String text(JsonNode jwk, String member, int index) {
+    JsonNode value = jwk.get(member);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isTextual()) {
+      throw refused(index, "has a '" + member + "' that is not a string");
+    }
+    return value.asText();
+  }
+
+  private static ObjectNode publicMembers(JsonNode jwk) {
+    ObjectNode kept = JSON.createObjectNode();
+    for (String member : List.of("kty", "kid", "use", "alg", "crv", "n", "e", "x", "y")) {
+      if (jwk.has(member)) {
+        kept.set(member, jwk.get(member));
+      }
+    }
+    return kept;
+  }
+
+  private static IllegalArgumentException refused(int index, String reason) {
+    return new IllegalArgumentException("jwks: key " + index + " " + reason);
+  }
+
+  private static ECParameterSpec p256() {
+    try {
+      AlgorithmParameters parameters = AlgorithmParameters.getInstance("EC");
+      parameters.init(new ECGenParameterSpec("secp256r1"));
+      return parameters.getParameterSpec(ECParameterSpec.class);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JDK has no P-256", e);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.platform.identity.admin;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.account.ClientJwks;
+import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.audit.CallerText;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+
+/**
+ * Issue 22: the public keys of a {@code private_key_jwt} account, as a creation or {@code PUT
+ * /service-accounts/{id}/jwks} gives them: its own JWK set, or the https URL it publishes one at.
+ */
+public record NewKeys(
+    @JsonProperty("jwks") JsonNode jwks, @JsonProperty("jwks_uri") String jwksUri) {
+
+  static final int MAX_URI = 2000;
+
+  /** Checks a {@code jwks_uri} beyond its form, before it is stored (where it may point). */
+  @FunctionalInterface
+  public interface UriPolicy {
+    /**
+     * @throws IllegalArgumentException saying why the URL is refused
+     */
+    void check(URI uri);
+  }
+
+  /** Whether either member is given. */
+  boolean given() {
+    return jwks != null || jwksUri != null;
+  }
+
+  /** The keys to store, or a 400 that says what is wrong with them. */
+  ServiceAccount.Keys checked(UriPolicy policy) {
+    if (jwks != null && jwksUri != null) {
+      throw ApiError.badRequest("give jwks or jwks_uri, not both");
+    }
+    if (jwks == null && jwksUri == null) {
+      throw ApiError.badRequest("a private_key_jwt account needs jwks or jwks_uri");
+    }
+    try {
+      return jwks != null
+          ? ServiceAccount.Keys.of(ClientJwks.parse(jwks))
+          : ServiceAccount.Keys.at(uri(policy));
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+  }
+
+  /** An absolute https URL with a host, no user info and no fragment, that the policy allows. */
+  private URI uri(UriPolicy policy) {
+    if (jwksUri.length() > MAX_URI) {
+      throw new IllegalArgumentException("jwks_uri is longer than " + MAX_URI + " characters");
+    }
+    URI uri;
+    try {
+      uri = new URI(jwksUri);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(
+          "jwks_uri '" + CallerText.shortened(jwksUri) + "' is not a URL");
+    }
+    if (uri.getScheme() == null || !uri.getScheme().toLowerCase(Locale.ROOT).equals("https")) {
+      throw new IllegalArgumentException("jwks_uri must be an https URL");
+    }
+    if (uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException(
+          "jwks_uri must name a host, with no user info and no fragment");
+    }
+    policy.check(uri);
+    return uri;
+  }
+}
