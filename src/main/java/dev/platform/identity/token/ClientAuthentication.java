@@ -1,11 +1,13 @@
 package dev.platform.identity.token;
 
-/** How a client authenticated at the token endpoint (RFC 6749 §2.3.1; RFC 8414 names). */
+/** How a client authenticated at the token endpoint (RFC 6749 §2.3.1, RFC 7523; RFC 8414 names). */
 enum ClientAuthentication {
   /** HTTP Basic with the form-encoded client_id and client_secret. */
   CLIENT_SECRET_BASIC("client_secret_basic"),
   /** client_id and client_secret as form parameters of the body (SPEC 4.1). */
-  CLIENT_SECRET_POST("client_secret_post");
+  CLIENT_SECRET_POST("client_secret_post"),
+  /** RFC 7523 §2.2: a JWT signed with the client's private key (issue 22). */
+  PRIVATE_KEY_JWT("private_key_jwt");
 
   private final String wireName;
 

@@ -4,6 +4,7 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,9 @@ public final class ClientAuthenticator {
   private final Optional<Duration> secretMaxAge;
   private final SecretExpiryNotices notices = new SecretExpiryNotices();
 
+  /** Issue 22: how assertions are checked; null where none are taken (some tests). */
+  private final ClientAssertions assertions;
+
   /**
    * Read, built and compared against when there is no account, so timing tells nothing about
    * existence (issue 26). Its digests are of random secrets nobody knows; it is never stored and
@@ -55,6 +59,19 @@ public final class ClientAuthenticator {
    */
   public ClientAuthenticator(
       ServiceAccounts accounts, SecretDigest digest, Clock clock, Optional<Duration> secretMaxAge) {
+    this(accounts, digest, clock, secretMaxAge, null);
+  }
+
+  /**
+   * As {@link #ClientAuthenticator(ServiceAccounts, SecretDigest, Clock, Optional)}, and takes
+   * client assertions (issue 22) as {@code assertions} says.
+   */
+  public ClientAuthenticator(
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      Clock clock,
+      Optional<Duration> secretMaxAge,
+      Assertions assertions) {
     this.accounts = accounts;
     this.digest = digest;
     this.clock = clock;
@@ -66,7 +83,26 @@ public final class ClientAuthenticator {
             digest.of(UUID.randomUUID().toString()),
             Instant.EPOCH);
     decoy.replaceSecret(digest.of(UUID.randomUUID().toString()), DECOY_OVERLAP, Instant.EPOCH);
+    this.assertions =
+        assertions == null
+            ? null
+            : new ClientAssertions(
+                accounts,
+                new AccountKeys(assertions.published()),
+                assertions.used(),
+                clock,
+                assertions.issuer(),
+                decoy);
   }
+
+  /**
+   * What private_key_jwt clients need (issue 22).
+   *
+   * @param issuer the issuer, which with its token endpoint an assertion's aud must name
+   * @param used where each assertion's jti is taken once
+   * @param published the key sets clients publish at their jwks_uri
+   */
+  public record Assertions(URI issuer, UsedAssertions used, AccountKeys.Published published) {}
 
   /**
    * The active account these credentials prove, and which of its secrets they carry.
@@ -76,6 +112,18 @@ public final class ClientAuthenticator {
    *     the "expired" text only when it matches a current secret older than the maximum age
    */
   Authenticated authenticate(TokenRequest request) {
+    if (request.assertion().isPresent()) {
+      if (assertions == null) {
+        throw OAuthError.invalidClient("this server takes no client assertions", false);
+      }
+      ServiceAccount account = assertions.authenticate(request, request.assertion().get());
+      return new Authenticated(
+          account,
+          SecretDigest.Match.NONE,
+          Optional.empty(),
+          Optional.empty(),
+          request.authentication());
+    }
     ServiceAccounts.Lookup lookup =
         request
             .accountId()
@@ -95,7 +143,8 @@ public final class ClientAuthenticator {
                     new SecretDigest.Digest(
                         decoy.secrets().previous().value(), secrets.current().pepperId()));
     SecretDigest.Match match = digest.match(request.clientSecret(), secrets.current(), previous);
-    if (!lookup.found() || match == SecretDigest.Match.NONE) {
+    // A private_key_jwt account has no secret (issue 22): the decoy's digests stood in for it.
+    if (!lookup.found() || match == SecretDigest.Match.NONE || account.usesKeys()) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());
     }
     SecretDigest.Digest matched =
@@ -117,7 +166,7 @@ public final class ClientAuthenticator {
             at ->
                 now.plus(EXPIRY_WARNING).isAfter(at)
                     && notices.firstToday(account.clientId(), now));
-    return new Authenticated(account, match, notice, movedFrom);
+    return new Authenticated(account, match, notice, movedFrom, request.authentication());
   }
 
   /**
@@ -155,10 +204,13 @@ public final class ClientAuthenticator {
    *     has not said so today for this account
    * @param pepperMovedFrom the id of the previous pepper its secret's digest was just moved from to
    *     the current one, if this request moved it (the audit says so)
+   * @param method how it authenticated; with {@code private_key_jwt}, {@code secret} is {@code
+   *     NONE}
    */
   record Authenticated(
       ServiceAccount account,
       SecretDigest.Match secret,
       Optional<Instant> expiryNotice,
-      Optional<String> pepperMovedFrom) {}
+      Optional<String> pepperMovedFrom,
+      ClientAuthentication method) {}
 }

@@ -1,5 +1,6 @@
 package dev.platform.identity.token;
 
+import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.scope.Scope;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.ws.rs.GET;
@@ -36,6 +37,7 @@ public final class DiscoveryResource {
       String jwksUri,
       List<String> grantTypesSupported,
       List<String> tokenEndpointAuthMethodsSupported,
+      List<String> tokenEndpointAuthSigningAlgValuesSupported,
       List<String> scopesSupported,
       List<String> responseTypesSupported) {}
 
@@ -50,7 +52,9 @@ public final class DiscoveryResource {
             List.of(TokenRequest.CLIENT_CREDENTIALS),
             List.of(
                 ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
-                ClientAuthentication.CLIENT_SECRET_POST.wireName()),
+                ClientAuthentication.CLIENT_SECRET_POST.wireName(),
+                ClientAuthentication.PRIVATE_KEY_JWT.wireName()),
+            ClientJwks.ALGORITHMS,
             scopes.list().stream().map(Scope::name).toList(),
             List.of());
     CacheControl cache = new CacheControl();

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,10 @@ public final class TokenMeters {
           SERVER_ERROR);
 
   private final Map<String, Counter> requests = new HashMap<>();
+  private final Map<ClientAuthentication, Counter> authenticated =
+      new EnumMap<>(ClientAuthentication.class);
+  private final Map<ClientAuthentication, Counter> unauthenticated =
+      new EnumMap<>(ClientAuthentication.class);
   private final Timer latency;
   private final Timer signatures;
 
@@ -43,6 +48,10 @@ public final class TokenMeters {
               .description("Token requests by outcome: issued, or the OAuth error answered")
               .tag("outcome", outcome)
               .register(registry));
+    }
+    for (ClientAuthentication method : ClientAuthentication.values()) {
+      authenticated.put(method, authentications(registry, method, "success"));
+      unauthenticated.put(method, authentications(registry, method, "failure"));
     }
     latency =
         Timer.builder("identity.token.request.duration")
@@ -61,6 +70,15 @@ public final class TokenMeters {
             .register(registry);
   }
 
+  private static Counter authentications(
+      MeterRegistry registry, ClientAuthentication method, String result) {
+    return Counter.builder("identity.token.client.authentications")
+        .description("Client authentications at the token endpoint, by method and result")
+        .tag("method", method.wireName())
+        .tag("result", result)
+        .register(registry);
+  }
+
   /** Meters that count nothing: for tests and benchmarks that wire no registry. */
   public static TokenMeters none() {
     return new TokenMeters(new CompositeMeterRegistry());
@@ -74,6 +92,11 @@ public final class TokenMeters {
   public void refused(String error) {
     Counter counter = requests.get(error);
     (counter == null ? requests.get(SERVER_ERROR) : counter).increment();
+  }
+
+  /** Issue 22: one client authentication by {@code method}, proven or not. */
+  void authenticated(ClientAuthentication method, boolean proven) {
+    (proven ? authenticated : unauthenticated).get(method).increment();
   }
 
   void failed() {

@@ -16,17 +16,21 @@ import java.util.UUID;
  * {@code invalid_request}).
  *
  * @param grantType always {@link #CLIENT_CREDENTIALS}
- * @param clientId the client_id as sent, from the body or the Basic header
- * @param clientSecret the client_secret as sent; never shown by {@link #toString}
+ * @param clientId the client_id as sent, from the body or the Basic header; with an assertion and
+ *     no client_id, the client the assertion claims to be (its {@code sub})
+ * @param clientSecret the client_secret as sent, empty with an assertion; never shown by {@link
+ *     #toString}
  * @param scope the requested {@code scope}, empty when omitted or empty
  * @param authentication how the client sent its credentials
+ * @param assertion the client assertion (issue 22), present only for {@code private_key_jwt}
  */
 public record TokenRequest(
     String grantType,
     String clientId,
     String clientSecret,
     Optional<String> scope,
-    ClientAuthentication authentication) {
+    ClientAuthentication authentication,
+    Optional<ClientAssertion> assertion) {
   /** The one grant type of this service (SPEC 5.1). */
   public static final String CLIENT_CREDENTIALS = "client_credentials";
 
@@ -34,11 +38,18 @@ public record TokenRequest(
   static final String CLIENT_ID = "client_id";
   static final String CLIENT_SECRET = "client_secret";
   static final String SCOPE = "scope";
+  static final String CLIENT_ASSERTION_TYPE = "client_assertion_type";
+  static final String CLIENT_ASSERTION = "client_assertion";
 
   private static final String FORM = "application/x-www-form-urlencoded";
 
   /** RFC 6749 §3.2: these must not be repeated; other parameters are ignored. */
-  private static final List<String> KNOWN = List.of(GRANT_TYPE, CLIENT_ID, CLIENT_SECRET, SCOPE);
+  private static final List<String> KNOWN =
+      List.of(GRANT_TYPE, CLIENT_ID, CLIENT_SECRET, SCOPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
+
+  /** Credentials that must never be in the request URI (RFC 6749 §2.3.1). */
+  private static final List<String> CREDENTIALS =
+      List.of(CLIENT_ID, CLIENT_SECRET, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
 
   public TokenRequest {
     Objects.requireNonNull(grantType);
@@ -46,6 +57,17 @@ public record TokenRequest(
     Objects.requireNonNull(clientSecret);
     Objects.requireNonNull(scope);
     Objects.requireNonNull(authentication);
+    Objects.requireNonNull(assertion);
+  }
+
+  /** A request with a secret. */
+  public TokenRequest(
+      String grantType,
+      String clientId,
+      String clientSecret,
+      Optional<String> scope,
+      ClientAuthentication authentication) {
+    this(grantType, clientId, clientSecret, scope, authentication, Optional.empty());
   }
 
   /**
@@ -67,6 +89,9 @@ public record TokenRequest(
     Map<String, String> parameters = parameters(body == null ? "" : body);
     rejectCredentialsIn(queryString);
     Optional<BasicCredentials> basic = BasicCredentials.from(authorization);
+    if (parameters.containsKey(CLIENT_ASSERTION) || parameters.containsKey(CLIENT_ASSERTION_TYPE)) {
+      return withAssertion(parameters, basic.isPresent());
+    }
     if (basic.isPresent()
         && (parameters.containsKey(CLIENT_ID) || parameters.containsKey(CLIENT_SECRET))) {
       throw OAuthError.invalidRequest(
@@ -79,11 +104,7 @@ public record TokenRequest(
           putIfNotEmpty(parameters, CLIENT_SECRET, credentials.clientSecret());
         });
     requirePresent(parameters, GRANT_TYPE, CLIENT_ID, CLIENT_SECRET);
-    String grantType = parameters.get(GRANT_TYPE);
-    if (!grantType.equals(CLIENT_CREDENTIALS)) {
-      throw OAuthError.unsupportedGrantType(
-          "grant_type '" + grantType + "' is not supported: use " + CLIENT_CREDENTIALS);
-    }
+    String grantType = grantType(parameters);
     return new TokenRequest(
         grantType,
         parameters.get(CLIENT_ID),
@@ -92,6 +113,45 @@ public record TokenRequest(
         basic.isPresent()
             ? ClientAuthentication.CLIENT_SECRET_BASIC
             : ClientAuthentication.CLIENT_SECRET_POST);
+  }
+
+  /**
+   * RFC 7523 §2.2 and RFC 7521 §4.2: {@code client_assertion_type} and {@code client_assertion},
+   * with or without {@code client_id}, and no secret in any form. The assertion is only split and
+   * decoded here; its client is its {@code sub} when no client_id names one.
+   */
+  private static TokenRequest withAssertion(Map<String, String> parameters, boolean basic) {
+    if (basic || parameters.containsKey(CLIENT_SECRET)) {
+      throw OAuthError.invalidRequest(
+          "use one client authentication method: a client assertion, or a secret (HTTP Basic or"
+              + " client_secret), not both");
+    }
+    requirePresent(parameters, GRANT_TYPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
+    String grantType = grantType(parameters);
+    if (!parameters.get(CLIENT_ASSERTION_TYPE).equals(ClientAssertion.TYPE)) {
+      throw OAuthError.invalidRequest("client_assertion_type must be " + ClientAssertion.TYPE);
+    }
+    ClientAssertion assertion = ClientAssertion.parse(parameters.get(CLIENT_ASSERTION));
+    String clientId =
+        parameters.containsKey(CLIENT_ID)
+            ? parameters.get(CLIENT_ID)
+            : assertion.claimedClient().orElse("");
+    return new TokenRequest(
+        grantType,
+        clientId,
+        "",
+        Optional.ofNullable(parameters.get(SCOPE)),
+        ClientAuthentication.PRIVATE_KEY_JWT,
+        Optional.of(assertion));
+  }
+
+  private static String grantType(Map<String, String> parameters) {
+    String grantType = parameters.get(GRANT_TYPE);
+    if (!grantType.equals(CLIENT_CREDENTIALS)) {
+      throw OAuthError.unsupportedGrantType(
+          "grant_type '" + grantType + "' is not supported: use " + CLIENT_CREDENTIALS);
+    }
+    return grantType;
   }
 
   /**
@@ -158,10 +218,10 @@ public record TokenRequest(
       return;
     }
     List<String> names = Form.names(queryString);
-    if (names.contains(CLIENT_ID) || names.contains(CLIENT_SECRET)) {
+    if (names.stream().anyMatch(CREDENTIALS::contains)) {
       throw OAuthError.invalidRequest(
-          "client_id and client_secret must not be sent in the query string: send them in the"
-              + " body or with HTTP Basic");
+          "client_id, client_secret and client assertions must not be sent in the query string:"
+              + " send them in the body (or the secret with HTTP Basic)");
     }
   }
 
@@ -197,6 +257,7 @@ public record TokenRequest(
         + scope
         + ", authentication="
         + authentication
+        + (assertion.isPresent() ? ", assertion=(hidden)" : "")
         + "]";
   }
 }

@@ -108,21 +108,38 @@ public final class TokenServlet extends HttpServlet {
   TokenResponseBody issue(
       String body, String contentType, String authorization, String query, String remote) {
     String clientId = null;
+    ClientAuthentication method = null;
     try {
       TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
       clientId = request.clientId();
-      ClientAuthenticator.Authenticated client = clients.authenticate(request);
+      method = request.authentication();
+      ClientAuthenticator.Authenticated client = authenticate(request);
       ServiceAccount account = client.account();
       TokenResponseBody token =
           TokenResponseBody.from(issuer.issue(account, grant(account, request)));
       Map<String, String> details = new LinkedHashMap<>();
-      details.put("secret", client.secret().name().toLowerCase(Locale.ROOT));
+      details.put("method", method.wireName());
+      if (method != ClientAuthentication.PRIVATE_KEY_JWT) {
+        details.put("secret", client.secret().name().toLowerCase(Locale.ROOT));
+      }
       client.pepperMovedFrom().ifPresent(id -> details.put("pepper_moved_from", id));
       audit.record("token.issue", clientId, token.scope(), "success", remote, details);
       client.expiryNotice().ifPresent(at -> auditExpiring(request.clientId(), at, remote));
       return token;
     } catch (OAuthError e) {
-      audit.record("token.refuse", clientId, null, e.error(), remote, reason(e));
+      audit.record("token.refuse", clientId, null, e.error(), remote, reason(e, method));
+      throw e;
+    }
+  }
+
+  /** Counted by method and result (issue 22). */
+  private ClientAuthenticator.Authenticated authenticate(TokenRequest request) {
+    try {
+      ClientAuthenticator.Authenticated client = clients.authenticate(request);
+      meters.authenticated(request.authentication(), true);
+      return client;
+    } catch (OAuthError e) {
+      meters.authenticated(request.authentication(), false);
       throw e;
     }
   }
@@ -138,10 +155,21 @@ public final class TokenServlet extends HttpServlet {
         Map.of("expires_at", expiresAt.toString()));
   }
 
-  private static Map<String, String> reason(OAuthError e) {
-    return ClientAuthenticator.EXPIRED.equals(e.description())
-        ? Map.of("reason", "secret_expired")
-        : Map.of();
+  /**
+   * The refusal's audit details: the method, when the request was read that far (issue 22); why an
+   * expired secret or an assertion was refused, which a client's developer asks the operator about.
+   */
+  private static Map<String, String> reason(OAuthError e, ClientAuthentication method) {
+    Map<String, String> details = new LinkedHashMap<>();
+    if (method != null) {
+      details.put("method", method.wireName());
+    }
+    if (ClientAuthenticator.EXPIRED.equals(e.description())) {
+      details.put("reason", "secret_expired");
+    } else if (method == ClientAuthentication.PRIVATE_KEY_JWT && e.description() != null) {
+      details.put("reason", e.description());
+    }
+    return details;
   }
 
   private GrantedScopes grant(ServiceAccount account, TokenRequest request) {

@@ -41,11 +41,13 @@ import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.token.ClientAuthenticator;
+import dev.platform.identity.token.ClientKeySets;
 import dev.platform.identity.token.DiscoveryResource;
 import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenIssuer;
 import dev.platform.identity.token.TokenMeters;
 import dev.platform.identity.token.TokenServlet;
+import dev.platform.identity.token.UsedAssertions;
 import dev.platform.identity.verify.BearerVerifier;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -171,9 +173,20 @@ public class Startup implements ServletContextListener {
             rsa,
             clock,
             tokenMeters);
+    // Issue 22: private_key_jwt clients; each jti once, the expired ones deleted every 5 minutes.
+    UsedAssertions usedAssertions = new UsedAssertions(database.dataSource());
+    scheduler.scheduleWithFixedDelay(
+        () -> usedAssertions.purge(clock.instant()), 5, 5, TimeUnit.MINUTES);
+    ClientKeySets clientKeySets = new ClientKeySets(settings.allowPrivateJwksUris(), clock);
     TokenServlet tokenEndpoint =
         new TokenServlet(
-            new ClientAuthenticator(accounts, digest, clock, settings.secretRotation().maxAge()),
+            new ClientAuthenticator(
+                accounts,
+                digest,
+                clock,
+                settings.secretRotation().maxAge(),
+                new ClientAuthenticator.Assertions(
+                    settings.issuer(), usedAssertions, clientKeySets::at)),
             scopes,
             issuer,
             audit,
@@ -198,7 +211,8 @@ public class Startup implements ServletContextListener {
                 scopes,
                 settings.secretRotation(),
                 clock,
-                random),
+                random,
+                clientKeySets::check),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock),
             new AuditEventsResource(new AuditEvents(database)));

@@ -1,0 +1,130 @@
+package dev.platform.identity.token;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.UUID;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Issue 22, RFC 7523 §3 item 7: each client's assertion {@code jti} is taken once until the
+ * assertion expires, on every node, by the unique key of table {@code client_assertion_jti}. This
+ * is the token path's one write, and only for private_key_jwt clients: one INSERT in its own
+ * transaction. A jti is stored as its SHA-256, so its length costs nothing.
+ */
+public final class UsedAssertions {
+  /** SQLSTATE of a unique-key violation, on PostgreSQL and H2 alike. */
+  private static final String UNIQUE_VIOLATION = "23505";
+
+  private static final String INSERT =
+      "insert into client_assertion_jti (client_id, jti_digest, expires_at) values (?, ?, ?)";
+  private static final String DELETE_EXPIRED_ONE =
+      "delete from client_assertion_jti where client_id = ? and jti_digest = ? and expires_at <= ?";
+  private static final String DELETE_EXPIRED =
+      "delete from client_assertion_jti where (client_id, jti_digest) in (select client_id,"
+          + " jti_digest from client_assertion_jti where expires_at <= ? fetch first ? rows only)";
+
+  /** How many expired rows one purge statement deletes at most. */
+  static final int BATCH = 1000;
+
+  private static final Logger LOG = Logger.getLogger(UsedAssertions.class.getName());
+
+  private final DataSource dataSource;
+
+  public UsedAssertions(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /**
+   * Takes {@code jti} for {@code clientId} until {@code expiresAt}.
+   *
+   * @return false when it is taken already and has not expired at {@code now}
+   */
+  boolean claim(UUID clientId, String jti, Instant expiresAt, Instant now) {
+    String digest = digest(jti);
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true);
+      if (insert(connection, clientId, digest, expiresAt)) {
+        return true;
+      }
+      // Taken: by a replay, or by an expired assertion of the same jti not yet purged.
+      return deleteExpired(connection, clientId, digest, now)
+          && insert(connection, clientId, digest, expiresAt);
+    } catch (SQLException e) {
+      throw new IllegalStateException("the assertion's jti cannot be recorded: " + e, e);
+    }
+  }
+
+  /**
+   * Deletes the rows whose assertion has expired at {@code now}, {@link #BATCH} per statement.
+   *
+   * @return how many it deleted
+   */
+  public int purge(Instant now) {
+    int deleted = 0;
+    int last;
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(true);
+      do {
+        try (PreparedStatement delete = connection.prepareStatement(DELETE_EXPIRED)) {
+          delete.setObject(1, utc(now));
+          delete.setInt(2, BATCH);
+          last = delete.executeUpdate();
+        }
+        deleted += last;
+      } while (last == BATCH);
+    } catch (SQLException e) {
+      LOG.warning("Expired assertion jti values could not be deleted; the next run tries: " + e);
+    }
+    return deleted;
+  }
+
+  private static boolean insert(
+      Connection connection, UUID clientId, String digest, Instant expiresAt) throws SQLException {
+    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+      insert.setString(1, clientId.toString());
+      insert.setString(2, digest);
+      insert.setObject(3, utc(expiresAt));
+      insert.executeUpdate();
+      return true;
+    } catch (SQLException e) {
+      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static boolean deleteExpired(
+      Connection connection, UUID clientId, String digest, Instant now) throws SQLException {
+    try (PreparedStatement delete = connection.prepareStatement(DELETE_EXPIRED_ONE)) {
+      delete.setString(1, clientId.toString());
+      delete.setString(2, digest);
+      delete.setObject(3, utc(now));
+      return delete.executeUpdate() == 1;
+    }
+  }
+
+  /** As every instant is stored: a UTC TIMESTAMP WITH TIME ZONE (db.InstantConverter). */
+  private static OffsetDateTime utc(Instant instant) {
+    return instant.atOffset(ZoneOffset.UTC);
+  }
+
+  static String digest(String jti) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(jti.getBytes(StandardCharsets.UTF_8));
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

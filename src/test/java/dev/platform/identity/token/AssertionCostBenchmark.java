@@ -1,0 +1,232 @@
+package dev.platform.identity.token;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.Curve;
+import com.nimbusds.jose.jwk.ECKey;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.ClientJwks;
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.config.Settings;
+import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.key.RsaProvider;
+import dev.platform.identity.key.TestNodes;
+import dev.platform.identity.scope.ScopeCatalog;
+import java.lang.management.ManagementFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * Issue 22: what a private_key_jwt client costs the token path beside a secret client, in tokens
+ * per CPU-second of this process. Issues tokens in process through {@code TokenServlet.answer} for
+ * a client_secret_post client, an RS256 assertion client and an ES256 one, the assertions signed
+ * before the clock starts (a client's own cost is not the server's). On H2 in memory, and with
+ * {@code --postgres} also on a fresh PostgreSQL database at 127.0.0.1:5432, where each jti is an
+ * INSERT over a connection (the database server's own CPU is not in the figure; the wall time per
+ * token is printed beside it).
+ *
+ * <p>Not a test: {@code bench/run.sh} runs it. Arguments: tokens per run (3,000), then {@code
+ * --postgres}.
+ */
+public final class AssertionCostBenchmark {
+  private static final String FORM = "application/x-www-form-urlencoded";
+  private static final String SECRET = "the-bench-secret-0123456789";
+
+  private AssertionCostBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int tokens = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
+    boolean postgres = List.of(args).contains("--postgres");
+    Logger.getLogger(AuditLog.LOGGER).setLevel(Level.OFF);
+    run(
+        "H2 (in memory)",
+        TestDatabases.h2DataSource("assertion-bench-" + UUID.randomUUID()),
+        tokens);
+    if (postgres) {
+      try (FreshPostgres database = FreshPostgres.create("identity_assertion_bench")) {
+        run("PostgreSQL", database.dataSource(), tokens);
+      }
+    }
+  }
+
+  private static void run(String label, DataSource data, int tokens) throws Exception {
+    Settings settings = TestNodes.settings();
+    try (TestNodes.Node node = TestNodes.node(data, settings, Clock.systemUTC())) {
+      node.rotation().start();
+      TokenServlet servlet = endpoint(node, settings, data);
+      KeyPair rsa = pair("RSA");
+      KeyPair ec = pair("EC");
+      String secretBody = secretClient(node, settings);
+      UUID signer = keyClient(node, rsa, ec);
+      System.out.printf(
+          "%s, %d tokens a run, %s%n",
+          label, tokens, RsaProvider.choose(settings.rsaEngine()).name());
+      for (boolean measured : List.of(false, true)) {
+        report(measured, "client_secret_post", servlet, repeat(secretBody, tokens));
+        report(
+            measured,
+            "private_key_jwt RS256",
+            servlet,
+            assertions(signer, rsa, "r", settings, tokens));
+        report(
+            measured,
+            "private_key_jwt ES256",
+            servlet,
+            assertions(signer, ec, "e", settings, tokens));
+      }
+    }
+  }
+
+  private static void report(
+      boolean measured, String label, TokenServlet servlet, List<String> bodies) {
+    var threads = ManagementFactory.getThreadMXBean();
+    long cpu = threads.getCurrentThreadCpuTime();
+    long wall = System.nanoTime();
+    for (String body : bodies) {
+      TokenAnswer answer = servlet.answer(body, FORM, null, null, "127.0.0.1");
+      if (answer.status() != 200) {
+        throw new IllegalStateException(label + " not issued: " + new String(answer.body()));
+      }
+    }
+    double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
+    double wallMicros = (System.nanoTime() - wall) / 1e3 / bodies.size();
+    if (measured) {
+      System.out.printf(
+          "  %-24s %8.0f tokens per CPU-second  %7.1f us wall per token%n",
+          label, bodies.size() / cpuSeconds, wallMicros);
+    }
+  }
+
+  private static List<String> repeat(String body, int n) {
+    List<String> bodies = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      bodies.add(body);
+    }
+    return bodies;
+  }
+
+  private static List<String> assertions(
+      UUID client, KeyPair pair, String kid, Settings settings, int n) throws Exception {
+    boolean isEc = kid.equals("e");
+    List<String> bodies = new ArrayList<>();
+    Instant now = Instant.now();
+    for (int i = 0; i < n; i++) {
+      SignedJWT jwt =
+          new SignedJWT(
+              new JWSHeader.Builder(isEc ? JWSAlgorithm.ES256 : JWSAlgorithm.RS256)
+                  .keyID(kid)
+                  .build(),
+              new JWTClaimsSet.Builder()
+                  .issuer(client.toString())
+                  .subject(client.toString())
+                  .audience(settings.issuer() + "/oauth/token")
+                  .issueTime(Date.from(now))
+                  .expirationTime(Date.from(now.plusSeconds(240)))
+                  .jwtID(UUID.randomUUID().toString())
+                  .build());
+      jwt.sign(
+          isEc
+              ? new ECDSASigner(pair.getPrivate(), Curve.P_256)
+              : new RSASSASigner(pair.getPrivate()));
+      bodies.add(
+          "grant_type=client_credentials&client_assertion_type="
+              + ClientAssertion.TYPE
+              + "&client_assertion="
+              + jwt.serialize());
+    }
+    return bodies;
+  }
+
+  private static KeyPair pair(String algorithm) throws Exception {
+    KeyPairGenerator generator = KeyPairGenerator.getInstance(algorithm);
+    if (algorithm.equals("EC")) {
+      generator.initialize(new ECGenParameterSpec("secp256r1"));
+    } else {
+      generator.initialize(2048);
+    }
+    return generator.generateKeyPair();
+  }
+
+  private static String secretClient(TestNodes.Node node, Settings settings) {
+    UUID id = UUID.randomUUID();
+    new ServiceAccounts(node.database())
+        .add(
+            ServiceAccount.create(
+                id,
+                new AccountProfile("bench", "org", List.of(), List.of("catalog:*"), "catalog"),
+                new SecretDigest(settings.secretPepper()).of(SECRET),
+                Clock.systemUTC().instant()));
+    return "grant_type=client_credentials&client_id=" + id + "&client_secret=" + SECRET;
+  }
+
+  private static UUID keyClient(TestNodes.Node node, KeyPair rsa, KeyPair ec) throws Exception {
+    UUID id = UUID.randomUUID();
+    String jwks =
+        "{\"keys\":["
+            + new RSAKey.Builder((RSAPublicKey) rsa.getPublic()).keyID("r").build().toJSONString()
+            + ","
+            + new ECKey.Builder(Curve.P_256, (ECPublicKey) ec.getPublic())
+                .keyID("e")
+                .build()
+                .toJSONString()
+            + "]}";
+    new ServiceAccounts(node.database())
+        .add(
+            ServiceAccount.createWithKeys(
+                id,
+                new AccountProfile("bench", "org", List.of(), List.of("catalog:*"), "catalog"),
+                ServiceAccount.Keys.of(
+                    ClientJwks.parse(
+                        new com.fasterxml.jackson.databind.ObjectMapper().readTree(jwks))),
+                Clock.systemUTC().instant()));
+    return id;
+  }
+
+  private static TokenServlet endpoint(TestNodes.Node node, Settings settings, DataSource data) {
+    ScopeCatalog scopes = new ScopeCatalog(node.database());
+    scopes.refresh();
+    return new TokenServlet(
+        new ClientAuthenticator(
+            new ServiceAccounts(node.database()),
+            new SecretDigest(settings.secretPepper()),
+            Clock.systemUTC(),
+            Optional.empty(),
+            new ClientAuthenticator.Assertions(
+                settings.issuer(),
+                new UsedAssertions(data),
+                (uri, refresh) -> {
+                  throw new IllegalStateException("no published key sets in the bench");
+                })),
+        scopes,
+        new TokenIssuer(
+            settings.issuer(),
+            settings.tokenLifetime(),
+            settings.adminTokenLifetime(),
+            node.ring(),
+            RsaProvider.choose(settings.rsaEngine()),
+            Clock.systemUTC()),
+        new AuditLog(Clock.systemUTC()));
+  }
+}
