@@ -12,15 +12,17 @@ import java.util.concurrent.Flow;
 /**
  * A response body read into memory up to a size cap. Past the cap the body fails and the
  * subscription is cancelled, which closes the connection: an endless answer costs the cap, not the
- * heap ({@code BodyHandlers.limiting} is JDK 25).
+ * heap ({@code BodyHandlers.limiting} is JDK 25). Public for the token endpoint's fetch of a
+ * client's {@code jwks_uri}.
  */
-final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+public final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
   private final int maxBytes;
   private final CompletableFuture<byte[]> body = new CompletableFuture<>();
   private final ByteArrayOutputStream received = new ByteArrayOutputStream();
   private Flow.Subscription subscription;
 
-  LimitedBody(int maxBytes) {
+  /** A body of at most {@code maxBytes} bytes. */
+  public LimitedBody(int maxBytes) {
     this.maxBytes = maxBytes;
   }
 

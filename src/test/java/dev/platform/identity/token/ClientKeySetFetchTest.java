@@ -1,0 +1,318 @@
+package dev.platform.identity.token;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.platform.identity.verify.StubServer;
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The fetch of a client's jwks_uri against a stub HTTPS server on 127.0.0.1, and its URI rules. */
+class ClientKeySetFetchTest {
+  static final String KEYS = "{\"keys\":[{\"kid\":\"a\"},{\"kid\":\"b\"}]}";
+
+  /** The deadline of the stalling tests. */
+  static final Duration DEADLINE = Duration.ofMillis(300);
+
+  /** A bound on their calls, loose for a loaded machine; without a deadline they never return. */
+  static final Duration BOUND = DEADLINE.multipliedBy(10);
+
+  static final URI REGISTERED = URI.create("https://keys.example/jwks");
+
+  HttpsStub stub;
+
+  /** A stand-in for the JWK-set parser: the body as text, if it starts as a key set does. */
+  static String keySet(byte[] body) throws IOException {
+    String text = new String(body, StandardCharsets.UTF_8);
+    if (!text.startsWith("{\"keys\":[")) {
+      throw new IOException("not a key set");
+    }
+    return text;
+  }
+
+  /**
+   * A fetch trusting the stub, on 127.0.0.1: private addresses allowed, and a deadline no first TLS
+   * handshake on a loaded machine comes near.
+   */
+  static ClientKeySetFetch.Builder<String> toStub() {
+    return ClientKeySetFetch.builder(ClientKeySetFetchTest::keySet)
+        .httpClient(HttpsStub.client())
+        .allowPrivate(true)
+        .deadline(Duration.ofSeconds(10));
+  }
+
+  static String fetched(ClientKeySetFetch<String> fetch, URI uri) throws Exception {
+    try {
+      return fetch.start(uri).get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw assertInstanceOf(IOException.class, e.getCause());
+    }
+  }
+
+  static ClientKeySetFetch.Resolver answering(String... addresses) {
+    return host -> {
+      InetAddress[] resolved = new InetAddress[addresses.length];
+      for (int i = 0; i < addresses.length; i++) {
+        resolved[i] = InetAddress.getByName(addresses[i]);
+      }
+      return resolved;
+    };
+  }
+
+  @BeforeEach
+  void startStub() throws Exception {
+    stub = HttpsStub.start();
+  }
+
+  @AfterEach
+  void closeStub() {
+    stub.close();
+  }
+
+  @Test
+  void whenHttpsAnswers200ThenTheBodyIsParsed() throws Exception {
+    stub.answer("/jwks", HttpsStub.whole(200, KEYS, "Content-Type", "application/json"));
+
+    assertEquals(KEYS, fetched(toStub().build(), stub.uri("/jwks")));
+    assertEquals(1, stub.requests("/jwks"));
+  }
+
+  @Test
+  void whenUriIsHttpThenRefusedWithoutARequest() throws Exception {
+    try (StubServer plain =
+        StubServer.start("/jwks", request -> new StubServer.Reply(200, Map.of(), KEYS))) {
+      URI uri = plain.uri().resolve("/jwks");
+
+      IOException refused = assertThrows(IOException.class, () -> fetched(toStub().build(), uri));
+
+      assertEquals("jwks_uri must use https", refused.getMessage());
+      assertEquals(0, plain.requests());
+      IllegalArgumentException atRegistration =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> ClientKeySetFetch.checkUri(uri, true, answering("8.8.8.8")));
+      assertEquals("jwks_uri must use https", atRegistration.getMessage());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "127.0.0.1",
+        "127.8.9.10",
+        "10.0.0.1",
+        "172.16.0.1",
+        "172.31.255.254",
+        "192.168.1.1",
+        "169.254.169.254",
+        "0.0.0.0",
+        "100.64.0.1",
+        "100.127.255.254",
+        "224.0.0.1",
+        "::1",
+        "::",
+        "fe80::1",
+        "fc00::1",
+        "fd12:3456::1",
+        "ff02::1",
+        "::ffff:10.0.0.1"
+      })
+  void whenHostResolvesToAPrivateAddressThenRefusedUnlessAllowed(String address) throws Exception {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ClientKeySetFetch.checkUri(REGISTERED, false, answering(address)));
+
+    String shown = InetAddress.getByName(address).getHostAddress();
+    assertEquals(
+        "jwks_uri resolves to a private address "
+            + shown
+            + ": set identity/allowPrivateJwksUris to allow it",
+        refused.getMessage());
+    assertDoesNotThrow(() -> ClientKeySetFetch.checkUri(REGISTERED, true, answering(address)));
+  }
+
+  /** {@code InetAddress.getByName} turns ::ffff:a.b.c.d into IPv4; a resolver may not. */
+  @ParameterizedTest
+  @ValueSource(strings = {"10.0.0.1", "127.0.0.1", "169.254.169.254", "100.64.0.1", "0.0.0.0"})
+  void whenAddressIsTheIpv4MappedFormOfAPrivateOneThenRefused(String ipv4) throws Exception {
+    byte[] mapped = new byte[16];
+    mapped[10] = (byte) 0xff;
+    mapped[11] = (byte) 0xff;
+    System.arraycopy(InetAddress.getByName(ipv4).getAddress(), 0, mapped, 12, 4);
+    InetAddress address = Inet6Address.getByAddress(null, mapped, -1);
+
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ClientKeySetFetch.checkUri(REGISTERED, false, host -> new InetAddress[] {address}));
+
+    assertTrue(refused.getMessage().contains("private address 0:0:0:0:0:ffff:"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "8.8.8.8",
+        "93.184.216.34",
+        "100.63.255.255",
+        "100.128.0.1",
+        "172.32.0.1",
+        "192.169.0.1",
+        "2606:4700:4700::1111"
+      })
+  void whenEveryAddressIsPublicThenAccepted(String address) {
+    assertDoesNotThrow(() -> ClientKeySetFetch.checkUri(REGISTERED, false, answering(address)));
+  }
+
+  @Test
+  void whenOneAddressAmongPublicOnesIsPrivateThenRefused() {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ClientKeySetFetch.checkUri(
+                    REGISTERED, false, answering("8.8.8.8", "10.0.0.1", "1.1.1.1")));
+
+    assertTrue(refused.getMessage().contains("private address 10.0.0.1"));
+  }
+
+  @Test
+  void whenHostDoesNotResolveOrUriHasNoHostThenRefused() {
+    ClientKeySetFetch.Resolver unknown =
+        host -> {
+          throw new UnknownHostException(host);
+        };
+
+    assertEquals(
+        "jwks_uri host keys.example does not resolve",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ClientKeySetFetch.checkUri(REGISTERED, false, unknown))
+            .getMessage());
+    assertEquals(
+        "jwks_uri must name a host",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> ClientKeySetFetch.checkUri(URI.create("https:///jwks"), true, unknown))
+            .getMessage());
+  }
+
+  /** DNS may change after registration: each fetch checks again, before connecting. */
+  @Test
+  void whenFetchedHostIsPrivateThenRefusedBeforeAnyRequest() throws Exception {
+    stub.answer("/jwks", HttpsStub.whole(200, KEYS));
+    ClientKeySetFetch<String> fetch = toStub().allowPrivate(false).build();
+
+    IOException refused = assertThrows(IOException.class, () -> fetched(fetch, stub.uri("/jwks")));
+
+    assertTrue(refused.getMessage().startsWith("jwks_uri resolves to a private address 127.0.0.1"));
+    assertEquals(0, stub.requests("/jwks"));
+  }
+
+  @Test
+  void whenServerRedirectsThenRefusedAndTheTargetIsNeverRequested() throws Exception {
+    stub.answer("/target", HttpsStub.whole(200, KEYS));
+    stub.answer("/jwks", HttpsStub.whole(302, "", "Location", stub.uri("/target").toString()));
+
+    IOException refused =
+        assertThrows(IOException.class, () -> fetched(toStub().build(), stub.uri("/jwks")));
+
+    assertTrue(refused.getMessage().endsWith("answered 302: redirects are not followed"));
+    assertEquals(1, stub.requests("/jwks"));
+    assertEquals(0, stub.requests("/target"));
+  }
+
+  @Test
+  void whenHttpClientFollowsRedirectsThenTheBuildIsRefused() {
+    HttpClient following =
+        HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+
+    assertThrows(IllegalStateException.class, () -> toStub().httpClient(following).build());
+  }
+
+  @Test
+  void whenStatusIsNot200ThenRefused() throws Exception {
+    stub.answer("/jwks", HttpsStub.whole(500, KEYS));
+
+    IOException refused =
+        assertThrows(IOException.class, () -> fetched(toStub().build(), stub.uri("/jwks")));
+
+    assertTrue(refused.getMessage().endsWith("answered 500"));
+  }
+
+  @Test
+  void whenBodyIsOverTheDefaultCapThenRefusedAndAtTheCapAccepted() throws Exception {
+    String atCap = padded(64 * 1024);
+    stub.answer("/at-cap", HttpsStub.whole(200, atCap));
+    stub.answer("/over-cap", HttpsStub.whole(200, padded(64 * 1024 + 1)));
+    ClientKeySetFetch<String> fetch = toStub().build();
+
+    assertEquals(atCap, fetched(fetch, stub.uri("/at-cap")));
+    IOException refused =
+        assertThrows(IOException.class, () -> fetched(fetch, stub.uri("/over-cap")));
+    assertEquals("the body is larger than 65536 bytes", refused.getMessage());
+  }
+
+  private static String padded(int length) {
+    return "{\"keys\":[]}" + " ".repeat(length - "{\"keys\":[]}".length());
+  }
+
+  @Test
+  void whenBodyIsNotAKeySetThenTheFetchFails() throws Exception {
+    stub.answer("/jwks", HttpsStub.whole(200, "<html>"));
+
+    IOException refused =
+        assertThrows(IOException.class, () -> fetched(toStub().build(), stub.uri("/jwks")));
+
+    assertEquals("not a key set", refused.getMessage());
+  }
+
+  @Test
+  void whenServerSendsHeadersThenStallsThenTheFetchFailsWithinTheDeadline() {
+    stub.answer("/jwks", HttpsStub.headersThenStall());
+    ClientKeySetFetch<String> fetch = toStub().deadline(DEADLINE).build();
+
+    IOException failed =
+        assertTimeoutPreemptively(
+            BOUND, () -> assertThrows(IOException.class, () -> fetched(fetch, stub.uri("/jwks"))));
+
+    // The headers came, so the request's own timeout was over: the whole-exchange deadline ended
+    // it.
+    assertInstanceOf(HttpTimeoutException.class, failed);
+    assertTrue(failed.getMessage().endsWith("gave no complete answer within PT0.3S"));
+    assertEquals(1, stub.requests("/jwks"));
+  }
+
+  @Test
+  void whenServerNeverAnswersThenTheFetchFailsWithinTheDeadline() {
+    stub.answer("/jwks", HttpsStub.silence());
+    ClientKeySetFetch<String> fetch = toStub().deadline(DEADLINE).build();
+
+    IOException failed =
+        assertTimeoutPreemptively(
+            BOUND, () -> assertThrows(IOException.class, () -> fetched(fetch, stub.uri("/jwks"))));
+
+    assertInstanceOf(HttpTimeoutException.class, failed);
+  }
+}
