@@ -1,7 +1,11 @@
 package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.CallerText;
@@ -17,6 +21,33 @@ public record NewKeys(
     @JsonProperty("jwks") JsonNode jwks, @JsonProperty("jwks_uri") String jwksUri) {
 
   static final int MAX_URI = 2000;
+
+  /** As the API reads every body (web.Json): an unknown field or one given twice is refused. */
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  /**
+   * The body of {@code PUT .../jwks}, read by the resource itself once the caller's reach is
+   * checked, so that a bad body tells a stranger nothing about an account beyond its reach.
+   *
+   * @throws ApiError 400 naming what is wrong
+   */
+  static NewKeys read(String body) {
+    if (body == null || body.isBlank()) {
+      throw ApiError.badRequest("a JSON body is required");
+    }
+    try {
+      NewKeys keys = JSON.readValue(body, NewKeys.class);
+      if (keys == null) {
+        throw ApiError.badRequest("the body must be a JSON object");
+      }
+      return keys;
+    } catch (JsonProcessingException e) {
+      throw ApiError.badRequest(InvalidJsonMapper.message(e));
+    }
+  }
 
   /** Checks a {@code jwks_uri} beyond its form, before it is stored (where it may point). */
   @FunctionalInterface

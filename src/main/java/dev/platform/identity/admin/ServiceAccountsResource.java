@@ -221,7 +221,7 @@ public final class ServiceAccountsResource {
   @Path("{clientId}/jwks")
   public AccountJson replaceKeys(
       @PathParam("clientId") String clientId,
-      NewKeys body,
+      String body,
       @Context ContainerRequestContext request) {
     return json(
         change(
@@ -235,10 +235,7 @@ public final class ServiceAccountsResource {
                         + account.clientId()
                         + " authenticates with a secret: it has no keys to replace");
               }
-              if (body == null) {
-                throw ApiError.badRequest("a JSON body is required");
-              }
-              account.replaceKeys(body.checked(jwksUris), now);
+              account.replaceKeys(NewKeys.read(body).checked(jwksUris), now);
             }));
   }
 

@@ -1,5 +1,6 @@
 package dev.platform.identity.token;
 
+import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.verify.LimitedBody;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -35,7 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ClientKeySetFetch<T> {
   /** The JNDI entry that lets a {@code jwks_uri} reach private addresses (a lab, a mesh). */
-  static final String ALLOW_PRIVATE_ENTRY = "identity/allowPrivateJwksUris";
+  static final String ALLOW_PRIVATE_ENTRY = JndiSettings.ALLOW_PRIVATE_JWKS_URIS;
 
   private final Parser<T> parser;
   private final HttpClient http;

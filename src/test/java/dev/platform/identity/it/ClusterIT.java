@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -189,5 +191,54 @@ class ClusterIT {
         assertEquals(adminId, verifier.verify("Bearer " + token, List.of()).clientId());
       }
     }
+  }
+
+  /**
+   * Issue 22: the jti of an assertion is taken once across the fleet. The same assertion, sent to
+   * both nodes at the same moment, gets exactly one token; the other node answers that its jti was
+   * already used.
+   */
+  @Test
+  void whenOneAssertionIsSentToBothNodesThenExactlyOneGetsAToken() throws Exception {
+    ClientKeyPair key = ClientKeyPair.ec("cluster");
+    HttpResponse<String> created =
+        admin(
+            a,
+            "POST",
+            "/service-accounts",
+            adminToken(a),
+            "{\"name\":\"signer\",\"organization_id\":\"org-c\",\"scopes\":[\"catalog:*\"],"
+                + "\"token_endpoint_auth_method\":\"private_key_jwt\",\"jwks\":"
+                + key.jwks()
+                + "}");
+    assertEquals(201, created.statusCode(), created.body());
+    String id = Http.json(created).get("client_id").asText();
+    String form = ClientKeyPair.form(key.assertion(id, "http://127.0.0.1/oauth/token"));
+    CountDownLatch start = new CountDownLatch(1);
+    List<CompletableFuture<HttpResponse<String>>> answers =
+        List.of(a, b).stream()
+            .map(
+                node ->
+                    CompletableFuture.supplyAsync(
+                        () -> {
+                          try {
+                            start.await();
+                          } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                          }
+                          return node.send(
+                              node.request("/oauth/token")
+                                  .header("Content-Type", "application/x-www-form-urlencoded")
+                                  .POST(HttpRequest.BodyPublishers.ofString(form))
+                                  .build());
+                        }))
+            .toList();
+    start.countDown();
+    List<HttpResponse<String>> done = answers.stream().map(CompletableFuture::join).toList();
+    List<Integer> statuses = done.stream().map(HttpResponse::statusCode).sorted().toList();
+    assertEquals(List.of(200, 401), statuses, done.get(0).body() + " / " + done.get(1).body());
+    assertTrue(
+        done.stream().anyMatch(response -> response.body().contains("jti was already used")),
+        done.get(0).body() + " / " + done.get(1).body());
   }
 }

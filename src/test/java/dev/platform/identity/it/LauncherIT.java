@@ -166,6 +166,47 @@ class LauncherIT {
   }
 
   /**
+   * Issue 22: the README's private_key_jwt steps, run as written with openssl, basenc and curl: the
+   * account is created with the public key, the assertion gets a token, and the same assertion sent
+   * again is refused as a replay.
+   */
+  @Test
+  void whenTheReadmesPrivateKeyJwtStepsAreRunThenTheAssertionGetsOneToken() throws Exception {
+    try (Launched launched = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(launched.awaitListening(), launched.output());
+      Matcher id = CLIENT_ID.matcher(launched.output());
+      Matcher secret = SECRET.matcher(launched.output());
+      assertTrue(id.find() && secret.find(), launched.output());
+      ReadmeSteps keys = ReadmeSteps.between("## Clients without shared secrets", "## Console");
+      String assertion = keys.block("NOW=$(date").text();
+      String again = assertion.substring(assertion.indexOf("curl -s"));
+      String script =
+          "cd "
+              + data
+              + "\n"
+              + ReadmeSteps.between("## Trying it", "## Console").block("TOKEN=$(curl").text()
+              + keys.block("openssl genpkey").text()
+              + "echo \"account $CLIENT_ID\"\n"
+              + assertion
+              + "echo\n"
+              + again;
+      ProcessBuilder bash =
+          new ProcessBuilder(
+                  "bash", "-c", script.replace("127.0.0.1:8080", "127.0.0.1:" + launched.port))
+              .redirectErrorStream(true);
+      bash.environment().put("ID", id.group(1));
+      bash.environment().put("SECRET", secret.group(1));
+      Process run = bash.start();
+      String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(run.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, run.exitValue(), out);
+      assertTrue(out.matches("(?s).*account [0-9a-f-]{36}\n.*"), out);
+      assertTrue(out.contains("\"token_type\":\"Bearer\""), out);
+      assertTrue(out.contains("jti was already used"), out);
+    }
+  }
+
+  /**
    * Issue 26: with 8 request threads (the fewest the default gives), 32 clients that announce a
    * token request body and stall, and 8 that stall a body nobody reads, take no thread for long:
    * health, the keys and a token still answer, each within a bound that only a blocked service

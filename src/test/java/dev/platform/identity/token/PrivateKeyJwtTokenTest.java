@@ -71,6 +71,11 @@ class PrivateKeyJwtTokenTest {
   final ServiceAccounts accounts = new ServiceAccounts(node.database());
   final LogCapture audit = LogCapture.of(AuditLog.LOGGER);
   final String tokenEndpoint = settings.issuer() + "/oauth/token";
+  final List<String> fetched = new java.util.concurrent.CopyOnWriteArrayList<>();
+  volatile java.util.function.BiFunction<URI, Boolean, ClientJwks> published =
+      (uri, refresh) -> {
+        throw new IllegalStateException("no published sets here");
+      };
   final TokenServlet endpoint =
       new TokenServlet(
           new ClientAuthenticator(
@@ -81,9 +86,7 @@ class PrivateKeyJwtTokenTest {
               new ClientAuthenticator.Assertions(
                   settings.issuer(),
                   new UsedAssertions(data),
-                  (uri, refresh) -> {
-                    throw new IllegalStateException("no published sets here");
-                  })),
+                  (uri, refresh) -> published.apply(uri, refresh))),
           new dev.platform.identity.scope.ScopeCatalog(node.database()),
           TestEndpoints.issuer(node, settings),
           new AuditLog(clock));
@@ -115,16 +118,18 @@ class PrivateKeyJwtTokenTest {
 
   /** An active private_key_jwt account holding the RSA key "r" and the EC key "e". */
   UUID keyAccount() throws Exception {
-    return keyAccount(
-        "{\"keys\":["
-            + new RSAKey.Builder((RSAPublicKey) RSA.getPublic()).keyID("r").build().toJSONString()
-            + ","
-            + new ECKey.Builder(Curve.P_256, (ECPublicKey) EC.getPublic())
-                .keyID("e")
-                .build()
-                .toJSONString()
-            + "]}");
+    return keyAccount(BOTH_KEYS);
   }
+
+  static final String BOTH_KEYS =
+      "{\"keys\":["
+          + new RSAKey.Builder((RSAPublicKey) RSA.getPublic()).keyID("r").build().toJSONString()
+          + ","
+          + new ECKey.Builder(Curve.P_256, (ECPublicKey) EC.getPublic())
+              .keyID("e")
+              .build()
+              .toJSONString()
+          + "]}";
 
   UUID keyAccount(String jwks) throws Exception {
     UUID id = UUID.randomUUID();
@@ -424,5 +429,48 @@ class PrivateKeyJwtTokenTest {
     TokenRequest request = TokenRequest.from(body(assertion(keyAccount())), FORM, null, null);
     assertFalse(request.toString().contains(".ey"));
     assertTrue(request.toString().contains("assertion=(hidden)"));
+  }
+
+  @Test
+  void whenTheKeysArePublishedThenAnUnknownKidRefetchesTheSetOnce() throws Exception {
+    ClientJwks withoutEc =
+        ClientJwks.parse(
+            new ObjectMapper()
+                .readTree(
+                    "{\"keys\":["
+                        + new RSAKey.Builder((RSAPublicKey) RSA.getPublic())
+                            .keyID("r")
+                            .build()
+                            .toJSONString()
+                        + "]}"));
+    UUID id = keyAccount();
+    ClientJwks both = ClientJwks.parse(new ObjectMapper().readTree(BOTH_KEYS));
+    published =
+        (uri, refresh) -> {
+          fetched.add(uri + " " + refresh);
+          return refresh ? both : withoutEc;
+        };
+    accounts.change(
+        id,
+        account ->
+            account.replaceKeys(
+                ServiceAccount.Keys.at(URI.create("https://keys.example/jwks")), clock.instant()));
+    assertNotNull(issue(body(assertion(id))).accessToken());
+    assertEquals(List.of("https://keys.example/jwks false"), fetched);
+    assertNotNull(
+        issue(body(sign(JWSAlgorithm.ES256, "e", claims(id).build()))).accessToken(),
+        "the EC key is only in the set a refetch brings");
+    assertEquals(
+        List.of(
+            "https://keys.example/jwks false",
+            "https://keys.example/jwks false",
+            "https://keys.example/jwks true"),
+        fetched);
+    published =
+        (uri, refresh) -> {
+          throw new ClientKeysUnavailableException(
+              uri.toString(), new java.io.IOException(uri + " answered 500"));
+        };
+    assertEquals(ClientAssertions.NOT_SIGNED, refused(body(assertion(id))).description());
   }
 }
