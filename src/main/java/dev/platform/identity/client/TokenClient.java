@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,11 +33,14 @@ import java.util.function.Supplier;
  * one caller while the others keep using the still-valid token; a 401 from an API is reported with
  * {@link #reportUnauthorized}; 429 waits {@code retry_after} (at most 5 minutes by default) and 5xx
  * backs off exponentially with jitter, a bounded number of times; other statuses are final ({@link
- * TokenClientException}). Each request has a deadline over the whole exchange, body included.
- * Immutable configuration, thread-safe; never logs or shows the secret or the token.
+ * TokenClientException}). Each request has a deadline over the whole exchange, body included. The
+ * client authenticates with a secret (client_secret_basic or client_secret_post) or with a signed
+ * JWT (private_key_jwt, RFC 7523). Immutable configuration, thread-safe; never logs or shows the
+ * secret, the private key or the token.
  */
 public final class TokenClient {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Shared with {@link ClientAssertion}; thread-safe once configured. */
+  static final ObjectMapper JSON = new ObjectMapper();
 
   /** After a failed renewal, callers keep the valid token this long before the next try. */
   private static final Duration RENEWAL_RETRY = Duration.ofSeconds(30);
@@ -46,6 +50,7 @@ public final class TokenClient {
   private final Supplier<String> clientSecret;
   private final String scope;
   private final boolean basic;
+  private final ClientAssertion assertion;
   private final Clock clock;
   private final HttpClient http;
   private final Sleeper sleeper;
@@ -60,12 +65,13 @@ public final class TokenClient {
   private final ReentrantLock fetching = new ReentrantLock();
   private volatile Instant nextRenewalTry = Instant.MIN;
 
-  private TokenClient(Builder b) {
+  private TokenClient(Builder b, ClientAssertion assertion) {
     this.tokenUri = b.tokenUri;
     this.clientId = b.clientId;
     this.clientSecret = b.clientSecret;
     this.scope = b.scopes.isEmpty() ? null : String.join(" ", b.scopes);
     this.basic = b.basic;
+    this.assertion = assertion;
     this.clock = b.clock;
     this.http =
         b.http != null
@@ -80,7 +86,7 @@ public final class TokenClient {
     this.requestTimeout = b.requestTimeout;
   }
 
-  /** A builder; base URL, client_id and secret are required. */
+  /** A builder; base URL, client_id and either a secret or a private key are required. */
   public static Builder builder() {
     return new Builder();
   }
@@ -198,12 +204,8 @@ public final class TokenClient {
   }
 
   private HttpRequest request() {
-    String secret = secret();
     StringBuilder form = new StringBuilder("grant_type=client_credentials");
-    if (!basic) {
-      form.append("&client_id=").append(encode(clientId));
-      form.append("&client_secret=").append(encode(secret));
-    }
+    String authorization = authenticate(form);
     if (scope != null) {
       form.append("&scope=").append(encode(scope));
     }
@@ -213,14 +215,30 @@ public final class TokenClient {
             .header("Content-Type", "application/x-www-form-urlencoded")
             .header("Accept", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return request.build();
+  }
+
+  /** Adds the client's credentials to the form; returns the Authorization header, if one. */
+  private String authenticate(StringBuilder form) {
+    if (assertion != null) {
+      // RFC 7523 §2.2; aud is the URI posted to, so the assertion is good at this endpoint only.
+      form.append("&client_id=").append(encode(clientId));
+      form.append("&client_assertion_type=").append(encode(ClientAssertion.TYPE));
+      form.append("&client_assertion=").append(assertion.sign(clientId, tokenUri, clock.instant()));
+      return null;
+    }
+    String secret = secret();
     if (basic) {
       // RFC 6749 §2.3.1 and Appendix B: form-encode each part, then base64.
       String pair = encode(clientId) + ":" + encode(secret);
-      request.header(
-          "Authorization",
-          "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+      return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
     }
-    return request.build();
+    form.append("&client_id=").append(encode(clientId));
+    form.append("&client_secret=").append(encode(secret));
+    return null;
   }
 
   /** Asked at every request, so a secret the vault replaced is used from the next one on. */
@@ -314,6 +332,9 @@ public final class TokenClient {
     private Supplier<String> clientSecret;
     private List<String> scopes = List.of();
     private boolean basic = true;
+    private PrivateKey privateKey;
+    private String kid;
+    private String alg;
     private Clock clock = Clock.systemUTC();
     private HttpClient http;
     private Sleeper sleeper = Sleeper.THREAD;
@@ -349,6 +370,34 @@ public final class TokenClient {
     public Builder credentials(String clientId, Supplier<String> clientSecret) {
       this.clientId = Objects.requireNonNull(clientId);
       this.clientSecret = Objects.requireNonNull(clientSecret);
+      return this;
+    }
+
+    /**
+     * The account's client_id alone, for {@link #privateKeyJwt}; {@link #credentials} sets it
+     * together with a secret.
+     */
+    public Builder clientId(String clientId) {
+      this.clientId = Objects.requireNonNull(clientId);
+      return this;
+    }
+
+    /**
+     * Authenticate with a JWT signed by the account's private key (private_key_jwt, RFC 7523 §2.2)
+     * instead of a secret: each token request carries a fresh assertion, valid for 60 s, whose
+     * audience is the token endpoint, so the service never holds anything that lets it, or a reader
+     * of its database, act as the account. Needs {@link #clientId}; excludes {@link #credentials}
+     * and {@link #clientSecretPost}. The key is never logged or shown.
+     *
+     * @param key an RSA key of 2048 bits or more for RS256 and PS256, an EC P-256 key for ES256
+     * @param kid the key's id at the service, sent in the JWT header; null sends none
+     * @param alg {@code RS256}, {@code PS256} or {@code ES256}; a key that does not fit it is
+     *     refused by {@link #build()}
+     */
+    public Builder privateKeyJwt(PrivateKey key, String kid, String alg) {
+      this.privateKey = Objects.requireNonNull(key);
+      this.kid = kid;
+      this.alg = Objects.requireNonNull(alg);
       return this;
     }
 
@@ -412,10 +461,18 @@ public final class TokenClient {
       return this;
     }
 
+    /**
+     * The client, once the settings hold together: a base URL, a client_id, and exactly one way to
+     * authenticate (a secret or a private key that fits its algorithm).
+     *
+     * @throws IllegalStateException naming what is missing or wrong
+     */
     public TokenClient build() {
       if (tokenUri == null || clientId == null) {
-        throw new IllegalStateException("the base URL and the credentials are required");
+        throw new IllegalStateException(
+            "the base URL and the client_id (clientId or credentials) are required");
       }
+      checkAuthentication();
       if (maxAttempts < 1) {
         throw new IllegalStateException("at least one attempt");
       }
@@ -423,7 +480,23 @@ public final class TokenClient {
         throw new IllegalStateException(
             "the request timeout must be positive, the retry cap not negative");
       }
-      return new TokenClient(this);
+      return new TokenClient(
+          this, privateKey == null ? null : new ClientAssertion(privateKey, kid, alg));
+    }
+
+    private void checkAuthentication() {
+      if (clientSecret == null && privateKey == null) {
+        throw new IllegalStateException(
+            "a client secret (credentials) or a private key (privateKeyJwt) is required");
+      }
+      if (clientSecret != null && privateKey != null) {
+        throw new IllegalStateException(
+            "either a client secret (credentials) or a private key (privateKeyJwt), not both");
+      }
+      if (privateKey != null && !basic) {
+        throw new IllegalStateException(
+            "clientSecretPost sends a secret; privateKeyJwt sends an assertion instead");
+      }
     }
 
     @Override
