@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.client.TokenClient;
+import java.net.URI;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
@@ -238,5 +240,26 @@ class PrivateKeyJwtIT {
     assertEquals(400, inQuery.statusCode(), inQuery.body());
     // None of those used the jti: the assertion still gets its one token.
     assertEquals(200, tokenWith(assertion).statusCode());
+  }
+
+  /** TokenClient (issue 22) signs a fresh assertion for each request, by each key type. */
+  @Test
+  void whenTokenClientSignsWithItsPrivateKeyThenItGetsTokens() throws Exception {
+    String admin = admin();
+    for (ClientKeyPair key : List.of(ClientKeyPair.ec("c1"), ClientKeyPair.rsa("c2"))) {
+      String id = keyAccount(admin, key);
+      for (String alg : key.isEc() ? List.of("ES256") : List.of("RS256", "PS256")) {
+        TokenClient client =
+            TokenClient.builder()
+                .baseUrl(URI.create(Deployments.ISSUER))
+                .clientId(id)
+                .privateKeyJwt(key.pair().getPrivate(), key.kid(), alg)
+                .build();
+        String token = client.token();
+        assertEquals(3, token.split("\\.").length, alg);
+        client.reportUnauthorized(token);
+        assertFalse(client.token().equals(token), alg + ": a second request, a second token");
+      }
+    }
   }
 }
