@@ -39,6 +39,10 @@ public final class ClientJwks {
   static final int MIN_RSA_BITS = 2048;
   static final int MAX_RSA_BITS = 8192;
   static final int MAX_KID = 200;
+  static final int MAX_EXPONENT_BITS = 32;
+
+  /** The longest set kept: its column (migration 18) holds 20,000 characters. */
+  static final int MAX_JSON = 20_000;
 
   /** RFC 7518 §6.2.2 and §6.3.2: the members that make a JWK private (and {@code k}, secret). */
   private static final List<String> PRIVATE_MEMBERS =
@@ -98,14 +102,19 @@ public final class ClientJwks {
         throw refused(i, "has no kid, and a set of several keys needs one on each");
       }
       if (key.kid() != null && !kids.add(key.kid())) {
-        throw refused(i, "repeats the kid '" + key.kid() + "'");
+        throw refused(i, "repeats the kid '" + quoted(key.kid()) + "'");
       }
       keys.add(key);
       kept.add(publicMembers(jwk));
     }
     ObjectNode canonical = JSON.createObjectNode();
     canonical.set("keys", kept);
-    return new ClientJwks(List.copyOf(keys), canonical.toString());
+    String json = canonical.toString();
+    if (json.length() > MAX_JSON) {
+      throw new IllegalArgumentException(
+          "jwks holds more than " + MAX_JSON + " characters of public keys");
+    }
+    return new ClientJwks(List.copyOf(keys), json);
   }
 
   /**
@@ -155,7 +164,7 @@ public final class ClientJwks {
     }
     String use = text(jwk, "use", index);
     if (use != null && !use.equals("sig")) {
-      throw refused(index, "has use '" + use + "': only signature keys (sig) are taken");
+      throw refused(index, "has use '" + quoted(use) + "': only signature keys (sig) are taken");
     }
     String kid = text(jwk, "kid", index);
     if (kid != null && (kid.isEmpty() || kid.length() > MAX_KID)) {
@@ -166,12 +175,14 @@ public final class ClientJwks {
         switch (kty) {
           case "RSA" -> rsa(index, jwk);
           case "EC" -> ec(index, jwk);
-          default -> throw refused(index, "has kty '" + kty + "': only RSA and EC are taken");
+          default ->
+              throw refused(index, "has kty '" + quoted(kty) + "': only RSA and EC are taken");
         };
     String alg = text(jwk, "alg", index);
     ClientKey found = new ClientKey(kid, key, alg);
     if (alg != null && (!ALGORITHMS.contains(alg) || !found.allows(alg))) {
-      throw refused(index, "has alg '" + alg + "', which is not RS256, PS256 or ES256 for its kty");
+      throw refused(
+          index, "has alg '" + quoted(alg) + "', which is not RS256, PS256 or ES256 for its kty");
     }
     return found;
   }
@@ -179,6 +190,10 @@ public final class ClientJwks {
   private static PublicKey rsa(int index, JsonNode jwk) {
     BigInteger modulus = unsigned(index, jwk, "n");
     BigInteger exponent = unsigned(index, jwk, "e");
+    // A large exponent makes every verification slow, for the client and its decoy-less timing.
+    if (exponent.bitLength() > MAX_EXPONENT_BITS) {
+      throw refused(index, "has an RSA exponent of more than " + MAX_EXPONENT_BITS + " bits");
+    }
     if (modulus.bitLength() < MIN_RSA_BITS || modulus.bitLength() > MAX_RSA_BITS) {
       throw refused(
           index,
@@ -207,7 +222,7 @@ public final class ClientJwks {
   private static PublicKey ec(int index, JsonNode jwk) {
     String crv = text(jwk, "crv", index);
     if (!"P-256".equals(crv)) {
-      throw refused(index, "has crv '" + crv + "': only P-256 is taken");
+      throw refused(index, "has crv '" + quoted(crv) + "': only P-256 is taken");
     }
     BigInteger x = coordinate(index, jwk, "x");
     BigInteger y = coordinate(index, jwk, "y");
@@ -242,10 +257,14 @@ public final class ClientJwks {
     return new BigInteger(1, bytes);
   }
 
+  /** RFC 7518 §6.3.1: the minimal octets, so no zeros in front (which would only add size). */
   private static BigInteger unsigned(int index, JsonNode jwk, String member) {
     byte[] bytes = base64url(index, jwk, member);
     if (bytes.length == 0) {
       throw refused(index, "has an empty '" + member + "'");
+    }
+    if (bytes[0] == 0) {
+      throw refused(index, "has a '" + member + "' with leading zero octets");
     }
     return new BigInteger(1, bytes);
   }
@@ -282,6 +301,15 @@ public final class ClientJwks {
       }
     }
     return kept;
+  }
+
+  /**
+   * A value the client chose, as a refusal repeats it: at most 40 characters, and only printable
+   * ASCII, since the text may reach a log line (a key set fetched from a jwks_uri).
+   */
+  public static String quoted(String value) {
+    String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    return shown.replaceAll("[^\\x20-\\x7e]", "?");
   }
 
   private static IllegalArgumentException refused(int index, String reason) {

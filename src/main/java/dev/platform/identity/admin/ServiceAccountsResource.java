@@ -1,6 +1,7 @@
 package dev.platform.identity.admin;
 
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.ClientSecret;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
@@ -95,8 +96,10 @@ public final class ServiceAccountsResource {
       throw ApiError.badRequest("a JSON body is required");
     }
     AccountProfile profile = body.checked(scopes);
-    Optional<ServiceAccount.Keys> keys = body.keys(jwksUris);
+    // The caller's right first: a jwks_uri is looked up in DNS, which only one who may create
+    // the account gets to ask for (the attacker review of issue 22).
     caller.requireMayCreate(profile);
+    Optional<ServiceAccount.Keys> keys = body.keys(jwksUris);
     // Issue 22: a private_key_jwt account gets no secret at all.
     String secret = keys.isPresent() ? null : ClientSecret.generate(random);
     ServiceAccount account =
@@ -223,6 +226,10 @@ public final class ServiceAccountsResource {
       @PathParam("clientId") String clientId,
       String body,
       @Context ContainerRequestContext request) {
+    // Reach first, then the keys, outside the transaction (a jwks_uri is looked up in DNS), then
+    // the change, which checks the reach again under the row's lock.
+    get(clientId, request);
+    ServiceAccount.Keys keys = NewKeys.read(body).checked(jwksUris);
     return json(
         change(
             clientId,
@@ -235,8 +242,29 @@ public final class ServiceAccountsResource {
                         + account.clientId()
                         + " authenticates with a secret: it has no keys to replace");
               }
-              account.replaceKeys(NewKeys.read(body).checked(jwksUris), now);
-            }));
+              account.replaceKeys(keys, now);
+            },
+            ServiceAccountsResource::keysDetail));
+  }
+
+  /** What the audit keeps of a key replacement: the URL, or the kids of the set. */
+  private static Map<String, String> keysDetail(ServiceAccount account) {
+    return account
+        .jwksUri()
+        .map(uri -> Map.of("jwks_uri", uri))
+        .orElseGet(() -> Map.of("jwks_kids", kids(account.jwks().orElse("{}"))));
+  }
+
+  private static String kids(String jwks) {
+    try {
+      return ClientJwks.parse(jwks.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+          .keys()
+          .stream()
+          .map(key -> key.kid() == null ? "(none)" : ClientJwks.quoted(key.kid()))
+          .collect(java.util.stream.Collectors.joining(" "));
+    } catch (java.io.IOException e) {
+      return "(unreadable)";
+    }
   }
 
   @DELETE

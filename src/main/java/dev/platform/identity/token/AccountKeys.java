@@ -58,13 +58,8 @@ public final class AccountKeys {
       Optional<ClientJwks.ClientKey> key = published.at(uri, false).find(kid, alg);
       return key.isPresent() ? key : published.at(uri, true).find(kid, alg);
     } catch (RuntimeException e) {
-      LOG.warning(
-          "The key set of service account "
-              + clientId
-              + " cannot be had from "
-              + uri
-              + ": "
-              + e.getMessage());
+      // RemoteClientKeys logs each failed fetch once; a request that meets it again adds nothing.
+      LOG.fine("The key set of service account " + clientId + " cannot be had from " + uri);
       return Optional.empty();
     }
   }

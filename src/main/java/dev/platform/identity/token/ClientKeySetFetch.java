@@ -98,12 +98,7 @@ public final class ClientKeySetFetch<T> {
     }
     for (InetAddress address : addresses(host, resolver)) {
       if (PrivateAddresses.isPrivate(address)) {
-        throw new IllegalArgumentException(
-            "jwks_uri resolves to a private address "
-                + address.getHostAddress()
-                + ": set "
-                + ALLOW_PRIVATE_ENTRY
-                + " to allow it");
+        throw notPublic();
       }
     }
   }
@@ -117,7 +112,19 @@ public final class ClientKeySetFetch<T> {
     } catch (UnknownHostException e) {
       // Said below.
     }
-    throw new IllegalArgumentException("jwks_uri host " + host + " does not resolve");
+    throw notPublic();
+  }
+
+  /**
+   * One answer for a host that does not resolve and one that resolves to an internal address, and
+   * no address in it: an account manager must not learn the internal network's names through it
+   * (the attacker review of issue 22).
+   */
+  private static IllegalArgumentException notPublic() {
+    return new IllegalArgumentException(
+        "jwks_uri must name a host that resolves, and only to public addresses ("
+            + ALLOW_PRIVATE_ENTRY
+            + " allows internal ones)");
   }
 
   /**

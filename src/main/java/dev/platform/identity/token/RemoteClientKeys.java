@@ -142,7 +142,12 @@ public final class RemoteClientKeys<T> {
       return new Cached<>(value, now, now.plus(cacheTime), lastForced, null);
     }
     Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
-    LOG.warning("jwks_uri " + key + " gave no key set: " + cause.getMessage());
+    // The reason may repeat what the URL served: printable ASCII only, so it stays one line.
+    LOG.warning(
+        "jwks_uri "
+            + key
+            + " gave no key set: "
+            + String.valueOf(cause.getMessage()).replaceAll("[^\\x20-\\x7e]", "?"));
     // Keep the last good value, if any; try again after a refetch interval, not at every call.
     return held == null
         ? new Cached<>(null, Instant.MIN, now.plus(refetchInterval), lastForced, cause)

@@ -166,7 +166,10 @@ public final class TokenServlet extends HttpServlet {
     }
     if (ClientAuthenticator.EXPIRED.equals(e.description())) {
       details.put("reason", "secret_expired");
-    } else if (method == ClientAuthentication.PRIVATE_KEY_JWT && e.description() != null) {
+    } else if (method == ClientAuthentication.PRIVATE_KEY_JWT
+        && OAuthError.INVALID_CLIENT.equals(e.error())
+        && e.description() != null) {
+      // Only invalid_client: those texts are the service's own; invalid_scope's name the scope.
       details.put("reason", e.description());
     }
     return details;

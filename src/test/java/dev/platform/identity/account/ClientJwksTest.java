@@ -191,4 +191,29 @@ class ClientJwksTest {
     assertEquals("r", kept.get("kid").asText());
     assertEquals(jwk.get("n"), kept.get("n"));
   }
+
+  @Test
+  void whenNumbersArePaddedOrTheExponentIsHugeThenTheKeyIsRefused() throws Exception {
+    JsonNode good = JSON.readTree(rsaJwk(RSA, "r"));
+    byte[] n = Base64.getUrlDecoder().decode(good.get("n").asText());
+    byte[] padded = new byte[n.length + 16000];
+    System.arraycopy(n, 0, padded, 16000, n.length);
+    String zeros =
+        "{\"kty\":\"RSA\",\"e\":\"AQAB\",\"n\":\""
+            + Base64.getUrlEncoder().withoutPadding().encodeToString(padded)
+            + "\"}";
+    assertTrue(refusal(zeros).contains("leading zero octets"), refusal(zeros));
+    String hugeExponent =
+        "{\"kty\":\"RSA\",\"e\":\"AQAAAAAB\",\"n\":\"" + good.get("n").asText() + "\"}";
+    assertTrue(refusal(hugeExponent).contains("more than 32 bits"), refusal(hugeExponent));
+  }
+
+  @Test
+  void whenAValueIsRepeatedInARefusalThenItIsShortPrintableAscii() throws Exception {
+    String forged = "sig\\n2026-11-25 INFO [dev.platform.identity.audit] {\\\"event\\\":\\\"x\\\"}";
+    String jwk = "{\"kty\":\"RSA\",\"use\":\"" + forged + "\",\"e\":\"AQAB\",\"n\":\"AQAB\"}";
+    String message = refusal(jwk);
+    assertFalse(message.contains("\n"), message);
+    assertTrue(message.length() < 120, message);
+  }
 }

@@ -192,7 +192,7 @@ class PrivateKeyJwtIT {
             ",\"token_endpoint_auth_method\":\"private_key_jwt\",\"jwks_uri\":\"http://keys.example/j\"",
             "must be an https URL",
             ",\"token_endpoint_auth_method\":\"private_key_jwt\",\"jwks_uri\":\"https://127.0.0.1/j\"",
-            "private",
+            "only to public addresses",
             ",\"token_endpoint_auth_method\":\"private_key_jwt\",\"jwks\":"
                 + key.jwks()
                 + ",\"jwks_uri\":\"https://keys.example/j\"",

@@ -54,17 +54,25 @@ public final class AssertionCostBenchmark {
   private static final String FORM = "application/x-www-form-urlencoded";
   private static final String SECRET = "the-bench-secret-0123456789";
 
+  /** Held, so that its level is not lost with a collected logger. */
+  private static final Logger AUDIT = Logger.getLogger(AuditLog.LOGGER);
+
   private AssertionCostBenchmark() {}
 
   public static void main(String[] args) throws Exception {
     int tokens = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
     boolean postgres = List.of(args).contains("--postgres");
-    Logger.getLogger(AuditLog.LOGGER).setLevel(Level.OFF);
+    AUDIT.setLevel(Level.OFF);
     run(
         "H2 (in memory)",
         TestDatabases.h2DataSource("assertion-bench-" + UUID.randomUUID()),
         tokens);
     if (postgres) {
+      // FreshPostgres reads the server's address from this property, as the -Ppostgres ITs do.
+      System.setProperty(
+          "identity.postgres.url",
+          System.getProperty(
+              "identity.postgres.url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres"));
       try (FreshPostgres database = FreshPostgres.create("identity_assertion_bench")) {
         run("PostgreSQL", database.dataSource(), tokens);
       }
