@@ -73,8 +73,13 @@ public final class AssertionCostBenchmark {
           "identity.postgres.url",
           System.getProperty(
               "identity.postgres.url", "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres"));
-      try (FreshPostgres database = FreshPostgres.create("identity_assertion_bench")) {
-        run("PostgreSQL", database.dataSource(), tokens);
+      try (FreshPostgres database = FreshPostgres.create("identity_assertion_bench");
+          org.apache.tomcat.dbcp.dbcp2.BasicDataSource pool =
+              new org.apache.tomcat.dbcp.dbcp2.BasicDataSource()) {
+        // Pooled, as the servers' DataSource is: a new connection per statement would be the cost.
+        pool.setUrl(database.dataSource().getURL());
+        pool.setMaxTotal(4);
+        run("PostgreSQL (pooled connections)", pool, tokens);
       }
     }
   }
