@@ -170,7 +170,7 @@ class AdminIT {
     String listed = call("GET", "/service-accounts?organization_id=org-a", admin, null).body();
     assertTrue(listed.contains(id));
     assertFalse(listed.contains(secret));
-    assertFalse(listed.contains("client_secret") || listed.contains("digest"), listed);
+    assertFalse(listed.contains("\"client_secret\"") || listed.contains("digest"), listed);
     assertFalse(listed.contains("previous_secret"), "no overlap: " + listed);
     assertFalse(
         call("GET", "/service-accounts?organization_id=org-z", admin, null).body().contains(id));

@@ -262,4 +262,43 @@ class PrivateKeyJwtIT {
       }
     }
   }
+
+  /**
+   * The attacker review of issue 22: a manager's right to create in an organization is checked
+   * before a jwks_uri is looked up, so one beyond its reach learns nothing of any host name; within
+   * its reach, the answer names no address.
+   */
+  @Test
+  void whenAManagerRegistersAJwksUriThenItsReachComesBeforeAnyLookup() {
+    String admin = admin();
+    HttpResponse<String> created =
+        http()
+            .admin(
+                "POST",
+                "/service-accounts",
+                admin,
+                "{\"name\":\"manager\",\"organization_id\":\"org-m\","
+                    + "\"scopes\":[\"identity:accounts.manage\",\"marketing:*\"]}");
+    assertEquals(201, created.statusCode(), created.body());
+    JsonNode manager = Http.json(created);
+    HttpResponse<String> token =
+        token(
+            "grant_type=client_credentials",
+            basic(manager.get("client_id").asText(), manager.get("client_secret").asText()));
+    String managerToken = Http.json(token).get("access_token").asText();
+    String probe =
+        "{\"name\":\"probe\",\"organization_id\":\"%s\",\"scopes\":[\"marketing:*\"],"
+            + "\"token_endpoint_auth_method\":\"private_key_jwt\",\"jwks_uri\":\"https://%s/j\"}";
+    for (String host : List.of("127.0.0.1", "localhost", "no-such-host.invalid")) {
+      HttpResponse<String> elsewhere =
+          http().admin("POST", "/service-accounts", managerToken, probe.formatted("org-k", host));
+      assertEquals(403, elsewhere.statusCode(), host + ": " + elsewhere.body());
+      assertFalse(elsewhere.body().contains("address"), elsewhere.body());
+      HttpResponse<String> own =
+          http().admin("POST", "/service-accounts", managerToken, probe.formatted("org-m", host));
+      assertEquals(400, own.statusCode(), host + ": " + own.body());
+      assertFalse(own.body().contains("127.0.0.1"), own.body());
+      assertTrue(own.body().contains("only to public addresses"), own.body());
+    }
+  }
 }

@@ -498,8 +498,11 @@ class TokenIT {
     assertEquals(Deployments.ISSUER + "/api/public-keys", metadata.get("jwks_uri").asText());
     assertEquals(List.of("client_credentials"), strings(metadata.get("grant_types_supported")));
     assertEquals(
-        List.of("client_secret_basic", "client_secret_post"),
+        List.of("client_secret_basic", "client_secret_post", "private_key_jwt"),
         strings(metadata.get("token_endpoint_auth_methods_supported")));
+    assertEquals(
+        List.of("RS256", "PS256", "ES256"),
+        strings(metadata.get("token_endpoint_auth_signing_alg_values_supported")));
     assertTrue(strings(metadata.get("scopes_supported")).contains("catalog:products.view"));
     assertEquals(List.of(), strings(metadata.get("response_types_supported")));
     assertEquals(404, new Http(base).get("/.well-known/jwks.json").statusCode());
