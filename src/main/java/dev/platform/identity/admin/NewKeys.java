@@ -1,9 +1,7 @@
 package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.ClientJwks;
@@ -22,24 +20,19 @@ public record NewKeys(
 
   static final int MAX_URI = 2000;
 
-  /** As the API reads every body (web.Json): an unknown field or one given twice is refused. */
-  private static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
   /**
    * The body of {@code PUT .../jwks}, read by the resource itself once the caller's reach is
    * checked, so that a bad body tells a stranger nothing about an account beyond its reach.
    *
+   * @param json the API's own reader (web.Json), which refuses an unknown field or one given twice
    * @throws ApiError 400 naming what is wrong
    */
-  static NewKeys read(String body) {
+  static NewKeys read(String body, ObjectMapper json) {
     if (body == null || body.isBlank()) {
       throw ApiError.badRequest("a JSON body is required");
     }
     try {
-      NewKeys keys = JSON.readValue(body, NewKeys.class);
+      NewKeys keys = json.readValue(body, NewKeys.class);
       if (keys == null) {
         throw ApiError.badRequest("the body must be a JSON object");
       }

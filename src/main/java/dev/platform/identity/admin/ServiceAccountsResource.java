@@ -1,5 +1,6 @@
 package dev.platform.identity.admin;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.ClientSecret;
@@ -21,6 +22,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.Providers;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -54,21 +56,8 @@ public final class ServiceAccountsResource {
    * @param issuer the service's public base URL, which every {@code Location} starts with
    * @param secretRotation the longest a rotation may keep the replaced secret working, and the
    *     secrets' maximum age, which that overlap never passes (issue 19)
-   */
-  public ServiceAccountsResource(
-      URI issuer,
-      ServiceAccounts accounts,
-      SecretDigest digest,
-      ScopeCatalog scopes,
-      Settings.SecretRotation secretRotation,
-      Clock clock,
-      SecureRandom random) {
-    this(issuer, accounts, digest, scopes, secretRotation, clock, random, uri -> {});
-  }
-
-  /**
    * @param jwksUris what a private_key_jwt account's {@code jwks_uri} must meet beyond its form
-   *     (issue 22): by default, not naming an internal address
+   *     (issue 22): in the service, not naming an internal address
    */
   public ServiceAccountsResource(
       URI issuer,
@@ -225,11 +214,16 @@ public final class ServiceAccountsResource {
   public AccountJson replaceKeys(
       @PathParam("clientId") String clientId,
       String body,
+      @Context Providers providers,
       @Context ContainerRequestContext request) {
+    ObjectMapper json =
+        providers
+            .getContextResolver(ObjectMapper.class, MediaType.APPLICATION_JSON_TYPE)
+            .getContext(NewKeys.class);
     // Reach first, then the keys, outside the transaction (a jwks_uri is looked up in DNS), then
     // the change, which checks the reach again under the row's lock.
     get(clientId, request);
-    ServiceAccount.Keys keys = NewKeys.read(body).checked(jwksUris);
+    ServiceAccount.Keys keys = NewKeys.read(body, json).checked(jwksUris);
     return json(
         change(
             clientId,

@@ -473,4 +473,26 @@ class PrivateKeyJwtTokenTest {
         };
     assertEquals(ClientAssertions.NOT_SIGNED, refused(body(assertion(id))).description());
   }
+
+  @Test
+  void whenAssertionsAreTakenOrRefusedThenNoAuditLineHoldsOne() throws Exception {
+    UUID id = keyAccount();
+    String good = assertion(id);
+    issue(body(good));
+    refused(body(good));
+    String expired =
+        sign(
+            JWSAlgorithm.RS256,
+            "r",
+            claims(id).expirationTime(Date.from(clock.instant().minusSeconds(120))).build());
+    refused(body(expired));
+    for (String assertion : List.of(good, expired)) {
+      String signature = assertion.substring(assertion.lastIndexOf('.') + 1);
+      for (String line : audit.messages()) {
+        assertFalse(line.contains(signature), line);
+        assertFalse(line.contains(assertion.substring(0, assertion.indexOf('.'))), line);
+      }
+    }
+    assertTrue(audit.messages().stream().anyMatch(line -> line.contains("expired")));
+  }
 }
