@@ -6,6 +6,7 @@ import dev.platform.identity.config.Settings.RsaEngine;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Provider;
+import java.security.Security;
 import java.security.Signature;
 import java.util.logging.Logger;
 
@@ -64,6 +65,11 @@ public final class RsaProvider {
     }
     LOG.info("RSA signatures: " + accp.getName() + " " + accp.getVersionStr() + " (AWS-LC)");
     return new RsaProvider(accp);
+  }
+
+  /** The provider itself; the JDK's is {@code SunRsaSign}, which verifies RS256. */
+  public Provider provider() {
+    return provider == null ? Security.getProvider("SunRsaSign") : provider;
   }
 
   /** The provider's name, for logs and the benchmark. */

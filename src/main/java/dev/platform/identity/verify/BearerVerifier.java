@@ -1,22 +1,15 @@
 package dev.platform.identity.verify;
 
-import io.jsonwebtoken.Claims;
-import io.jsonwebtoken.ExpiredJwtException;
-import io.jsonwebtoken.JwsHeader;
-import io.jsonwebtoken.JwtException;
-import io.jsonwebtoken.JwtParser;
-import io.jsonwebtoken.Jwts;
-import io.jsonwebtoken.Locator;
-import io.jsonwebtoken.LocatorAdapter;
-import java.security.Key;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import java.security.Provider;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Date;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Verifies bearer tokens locally, as SPEC 5.4 asks of every platform API. Made once by {@link
@@ -50,6 +43,21 @@ import java.util.regex.Pattern;
  * signature is "invalid token". Among the checks on verified claims the spec's order holds, so a
  * genuine token that is both expired and from another issuer is "token expired". Steps 1 to 3 fail
  * with {@link UnauthenticatedException} (401), step 4 with {@link AccessDeniedException} (403).
+ *
+ * <p><b>The verified-token cache</b> (issue 23). A backend sends one token thousands of times, so a
+ * token that verified is remembered, keyed by the whole compact token (never a prefix or a digest
+ * an attacker could collide), for at most the token's life: until {@code exp} plus the skew. A hit
+ * re-checks everything that can change between two calls, and is a miss when any fails: the token's
+ * {@code kid} still gives the same key from the {@link PublicKeyLocator} (so a revoked or replaced
+ * key ends its tokens' hits at once), {@code exp} and {@code nbf} against the clock, and the scopes
+ * each call requires (the organization is the caller's, {@link VerifiedToken#requireOrganization},
+ * on every call). A token that fails is never cached, so a forger cannot fill the cache; the cache
+ * holds at most {@link Builder#cacheSize} tokens (10,000 by default) and drops the least useful
+ * first (Caffeine's W-TinyLFU). {@link Builder#cache cache(false)} turns it off.
+ *
+ * <p><b>The cold path</b> reads the header once with Jackson's streaming parser, checks the
+ * signature through one JCA provider with reused engines (ACCP when it is on the class path and
+ * loads, else the JDK's; {@link Builder#provider}), and reads the claims in one streaming pass.
  */
 public final class BearerVerifier {
   /** The only signature algorithm accepted (SPEC 2.5). */
@@ -61,6 +69,9 @@ public final class BearerVerifier {
   /** The default allowed clock skew. */
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofSeconds(60);
 
+  /** The default number of verified tokens remembered. */
+  public static final int DEFAULT_CACHE_SIZE = 10_000;
+
   /**
    * Longer tokens are refused before any parsing. Ours are 1 to 2 KB; servlet containers cap a
    * whole header at 8 KB by default anyway.
@@ -69,42 +80,46 @@ public final class BearerVerifier {
 
   private static final String SCHEME = "Bearer";
 
-  /** A compact JWS: three base64url parts, the signature not empty (so no unsecured JWT). */
-  private static final Pattern COMPACT_JWS =
-      Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
-
-  private final JwtParser parser;
   private final String issuer;
   private final Clock clock;
+  private final PublicKeyLocator keys;
+  private final Rs256 signatures;
+  private final long skewMillis;
 
   /** The latest acceptable {@code exp}, from now: the longest token lifetime plus the skew. */
-  private final Duration latestExpiry;
+  private final long latestExpiryMillis;
+
+  /** Verified tokens by the whole compact token; null when the cache is off. */
+  private final Cache<String, Verified> verified;
+
+  /** A token that verified, and what a hit must check again. */
+  private record Verified(
+      VerifiedToken token, String kid, PublicKey key, long notBeforeMillis, long expiresMillis) {}
 
   private BearerVerifier(Builder builder) {
     this.issuer = builder.issuer;
     this.clock = builder.clock;
-    this.latestExpiry = builder.maxTokenLifetime.plus(builder.skew);
-    this.parser =
-        Jwts.parser()
-            .json(NumericDates.wrappingJjwtJson())
-            .keyLocator(keysById(builder.keys))
-            // SPEC 5.4 step 2: the algorithm is ours to choose, not the token's.
-            .sig()
-            .clear()
-            .add(Jwts.SIG.RS256)
-            .and()
-            // Our tokens are never compressed: no decompression, not even after verification.
-            .zip()
-            .clear()
-            .and()
-            .clock(() -> Date.from(builder.clock.instant()))
-            .clockSkewSeconds(builder.skew.toSeconds())
-            .build();
+    this.keys = builder.keys;
+    this.signatures =
+        new Rs256(builder.provider != null ? builder.provider : Rs256.defaultProvider());
+    this.skewMillis = builder.skew.toMillis();
+    this.latestExpiryMillis = builder.maxTokenLifetime.plus(builder.skew).toMillis();
+    this.verified =
+        builder.cacheSize == 0
+            ? null
+            : Caffeine.newBuilder()
+                .maximumSize(builder.cacheSize)
+                .expireAfter(Expiry.creating((String token, Verified entry) -> lifeLeft(entry)))
+                // Caffeine's time is the verifier's clock, so an entry ends when exp + skew passes.
+                .ticker(() -> builder.clock.millis() * 1_000_000L)
+                // Upkeep on the calling thread: no task on the common pool of an app server.
+                .executor(Runnable::run)
+                .build();
   }
 
   /**
-   * A builder with the defaults: system UTC clock, 60 s skew, 24 h longest token lifetime; issuer
-   * and keys still to be set.
+   * A builder with the defaults: system UTC clock, 60 s skew, 24 h longest token lifetime, a cache
+   * of 10,000 tokens, ACCP or the JDK's provider; issuer and keys still to be set.
    */
   public static Builder builder() {
     return new Builder();
@@ -142,37 +157,104 @@ public final class BearerVerifier {
     return verified;
   }
 
-  /** SPEC 5.4 steps 1 to 3; see the class comment for the order. */
+  /** SPEC 5.4 steps 1 to 3, from the cache when a hit still holds. */
   private VerifiedToken authenticate(String token) {
-    if (token == null
-        || token.length() > MAX_TOKEN_LENGTH
-        || !COMPACT_JWS.matcher(token).matches()) {
+    if (token == null || token.length() > MAX_TOKEN_LENGTH) {
       throw UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
     }
-    Claims claims;
-    try {
-      // Step 2 (alg, kid, signature), then step 1 (exp and nbf against the clock with skew).
-      claims = parser.parseSignedClaims(token).getPayload();
-    } catch (ExpiredJwtException e) {
-      throw UnauthenticatedException.of(UnauthenticatedException.EXPIRED_TOKEN, e);
-    } catch (JwtException e) {
-      throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
+    if (verified == null) {
+      return verifyCold(token).token();
     }
-    if (claims.getExpiration() == null) { // Step 1: a token that never expires is not ours.
+    long now = clock.millis();
+    Verified hit = verified.getIfPresent(token);
+    if (hit != null) {
+      if (stillHolds(hit, now)) {
+        return hit.token();
+      }
+      verified.invalidate(token);
+    }
+    Verified fresh = verifyCold(token);
+    verified.put(token, fresh);
+    return fresh.token();
+  }
+
+  /** What can change between two calls: the key behind the kid, and the time. */
+  private boolean stillHolds(Verified hit, long now) {
+    if (now - skewMillis > hit.expiresMillis() || now + skewMillis < hit.notBeforeMillis()) {
+      return false;
+    }
+    PublicKey key = located(hit.kid());
+    return key != null && (key == hit.key() || key.equals(hit.key()));
+  }
+
+  /**
+   * How long an entry may live: through the last millisecond of {@code exp} plus the skew, by the
+   * verifier's clock (Caffeine ends an entry when its time is up, not after).
+   */
+  private Duration lifeLeft(Verified entry) {
+    return Duration.ofMillis(Math.max(0, entry.expiresMillis() + skewMillis + 1 - clock.millis()));
+  }
+
+  /**
+   * SPEC 5.4 steps 1 to 3 from scratch; see the class comment for the order. The signature is
+   * checked before any claim is read, so an unverified payload decides nothing but "invalid".
+   */
+  private Verified verifyCold(String token) {
+    CompactJws jws = CompactJws.parse(token);
+    PublicKey key = located(jws.kid());
+    if (key == null
+        || !signatures.verify(
+            jws.kid(), key, jws.signingInput(), jws.signingInputLength(), jws.signature())) {
+      throw invalid("no key for the kid, or the signature does not verify");
+    }
+    TokenClaims claims = TokenClaims.read(jws.payload());
+    long now = clock.millis();
+    if (claims.expiresAt == null) { // Step 1: a token that never expires is not ours.
+      throw invalid("no exp claim");
+    }
+    long expires = claims.expiresAt * 1000;
+    if (now - skewMillis > expires) { // Step 1, as JJWT decided it: exp plus the skew is past.
       throw UnauthenticatedException.of(
-          UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException("no exp claim"));
+          UnauthenticatedException.EXPIRED_TOKEN,
+          new IllegalArgumentException("expired at " + claims.expiresAt));
     }
-    if (claims.getExpiration().toInstant().isAfter(clock.instant().plus(latestExpiry))) {
+    long notBefore = claims.notBefore == null ? Long.MIN_VALUE : claims.notBefore * 1000;
+    if (now + skewMillis < notBefore) {
+      throw invalid("not before " + claims.notBefore);
+    }
+    if (expires > now + latestExpiryMillis) {
       // Step 1: no token of ours lives that long; an exp in milliseconds would pass for millennia.
-      throw UnauthenticatedException.of(
-          UnauthenticatedException.INVALID_TOKEN,
-          new IllegalArgumentException("exp beyond the longest token lifetime"));
+      throw invalid("exp beyond the longest token lifetime");
     }
-    if (!issuer.equals(claims.getIssuer())) { // Step 3
-      throw UnauthenticatedException.of(
-          UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException("wrong issuer"));
+    if (!issuer.equals(claims.issuer)) { // Step 3
+      throw invalid("wrong issuer");
     }
-    return VerifiedToken.from(claims);
+    return new Verified(claims.verifiedToken(), jws.kid(), key, notBefore, expires);
+  }
+
+  /** SPEC 5.4 step 2: the key whose id is the token's {@code kid}, or null. */
+  private PublicKey located(String kid) {
+    Optional<PublicKey> key = keys.find(kid);
+    return Objects.requireNonNull(key, "PublicKeyLocator.find returned null").orElse(null);
+  }
+
+  private static UnauthenticatedException invalid(String reason) {
+    return UnauthenticatedException.of(
+        UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException(reason));
+  }
+
+  /** How many verified tokens the cache holds now, after its pending upkeep; for tests. */
+  long cachedTokens() {
+    if (verified == null) {
+      return 0;
+    }
+    verified.cleanUp();
+    return verified.estimatedSize();
+  }
+
+  /** The name of the JCA provider that checks signatures, for logs and the benchmark. */
+  public String signatureProvider() {
+    return signatures.providerName();
   }
 
   /** RFC 7235 §2.1, RFC 6750 §2.1: {@code credentials = auth-scheme 1*SP token68}. */
@@ -186,26 +268,14 @@ public final class BearerVerifier {
     if (!scheme.equalsIgnoreCase(SCHEME)) {
       throw UnauthenticatedException.withoutToken(UnauthenticatedException.UNSUPPORTED_SCHEME);
     }
-    String token = space < 0 ? "" : value.substring(space).replaceFirst("^ +", "");
-    if (token.isEmpty()) {
+    int start = space < 0 ? value.length() : space;
+    while (start < value.length() && value.charAt(start) == ' ') {
+      start++;
+    }
+    if (start == value.length()) {
       throw UnauthenticatedException.of(UnauthenticatedException.MISSING_TOKEN, null);
     }
-    return token;
-  }
-
-  /** SPEC 5.4 step 2: the key is found by the header's {@code kid}, and only for a JWS. */
-  private static Locator<Key> keysById(PublicKeyLocator keys) {
-    return new LocatorAdapter<>() {
-      @Override
-      protected Key locate(JwsHeader header) {
-        String kid = header.getKeyId();
-        if (kid == null || kid.isEmpty()) {
-          return null; // JJWT refuses a token whose key is not found.
-        }
-        Optional<PublicKey> key = keys.find(kid);
-        return Objects.requireNonNull(key, "PublicKeyLocator.find returned null").orElse(null);
-      }
-    };
+    return value.substring(start);
   }
 
   /**
@@ -218,6 +288,8 @@ public final class BearerVerifier {
     private PublicKeyLocator keys;
     private Duration skew = DEFAULT_CLOCK_SKEW;
     private Duration maxTokenLifetime = DEFAULT_MAX_TOKEN_LIFETIME;
+    private int cacheSize = DEFAULT_CACHE_SIZE;
+    private Provider provider;
 
     private Builder() {}
 
@@ -272,6 +344,43 @@ public final class BearerVerifier {
         throw new IllegalArgumentException("the longest token lifetime must be more than zero");
       }
       this.maxTokenLifetime = lifetime;
+      return this;
+    }
+
+    /**
+     * Whether verified tokens are remembered until they expire (class comment); default true.
+     * {@code cache(false)} verifies every call from scratch; {@code cache(true)} restores the
+     * default size.
+     */
+    public Builder cache(boolean enabled) {
+      this.cacheSize = enabled ? DEFAULT_CACHE_SIZE : 0;
+      return this;
+    }
+
+    /**
+     * How many verified tokens are remembered at most; default 10,000. Each holds the token's text
+     * and claims, about 3 KB; zero turns the cache off.
+     *
+     * @param tokens zero or more
+     */
+    public Builder cacheSize(int tokens) {
+      if (tokens < 0) {
+        throw new IllegalArgumentException("the cache size must be zero or more");
+      }
+      this.cacheSize = tokens;
+      return this;
+    }
+
+    /**
+     * The JCA provider that checks RS256 signatures. By default ACCP (Amazon Corretto Crypto
+     * Provider) when it is on the class path and its native library loads and passes its
+     * self-tests, else the JDK's {@code SunRsaSign}. The provider is used directly, never
+     * installed.
+     *
+     * @throws IllegalArgumentException at {@link #build()} when it has no {@code SHA256withRSA}
+     */
+    public Builder provider(Provider provider) {
+      this.provider = Objects.requireNonNull(provider, "provider");
       return this;
     }
 

@@ -157,6 +157,7 @@ public class Startup implements ServletContextListener {
             .issuer(settings.issuer().toString())
             .clock(clock)
             .keyLocator(keyRing::publicKey)
+            .provider(rsa.provider()) // the signer's provider, so identity/rsaProvider = jdk holds
             .build();
     // Issue 20: the one registry of /metrics, passed to what it counts; never the global one.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

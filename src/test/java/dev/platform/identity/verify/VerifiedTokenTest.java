@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jsonwebtoken.Claims;
-import io.jsonwebtoken.Jwts;
-import java.util.Date;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,15 +16,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class VerifiedTokenTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Verified claims as the verifier hands them over: with {@code exp} and {@code iss}. */
   private static VerifiedToken token(Map<String, ?> claims) {
-    Claims verified =
-        Jwts.claims()
-            .issuer(TestTokens.ISSUER)
-            .expiration(Date.from(TestTokens.EXPIRES_AT))
-            .add(claims)
-            .build();
-    return VerifiedToken.from(verified);
+    Map<String, Object> verified = new HashMap<>(claims);
+    verified.put("iss", TestTokens.ISSUER);
+    verified.put("exp", TestTokens.EXPIRES_AT.getEpochSecond());
+    try {
+      return TokenClaims.read(JSON.writeValueAsBytes(verified)).verifiedToken();
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static VerifiedToken withScopes(String... scopes) {

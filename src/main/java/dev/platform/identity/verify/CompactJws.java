@@ -1,0 +1,150 @@
+package dev.platform.identity.verify;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.regex.Pattern;
+
+/**
+ * A compact JWS taken apart once (RFC 7515 §7.1): its three parts decoded, its protected header
+ * read, nothing verified yet. {@link BearerVerifier} checks the signature over {@link
+ * #signingInput()} and only then reads {@link #payload()}.
+ *
+ * <p>The header may name {@code RS256} only, must have a {@code kid}, and may carry no {@code
+ * crit}, {@code zip} or {@code enc}: we understand no critical extension, our tokens are never
+ * compressed, and a header with {@code enc} is a JWE's. A member named twice is refused, in the
+ * header and in the claims ({@link #JSON}), so no two readers of one token can see two values.
+ */
+final class CompactJws {
+  /** Jackson's streaming reader, refusing a member named twice. Thread-safe. */
+  static final JsonFactory JSON =
+      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /** A compact JWS: three base64url parts, the signature not empty (so no unsecured JWT). */
+  private static final Pattern COMPACT =
+      Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+
+  private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
+
+  private final String kid;
+  private final byte[] ascii;
+  private final int signingInputLength;
+  private final byte[] payload;
+  private final byte[] signature;
+
+  private CompactJws(
+      String kid, byte[] ascii, int signingInputLength, byte[] payload, byte[] signature) {
+    this.kid = kid;
+    this.ascii = ascii;
+    this.signingInputLength = signingInputLength;
+    this.payload = payload;
+    this.signature = signature;
+  }
+
+  /**
+   * Takes {@code token} apart. One pass over the text finds the dots; the base64url decoder checks
+   * every other character, so the regular expression runs only to name a failure.
+   *
+   * @throws UnauthenticatedException "malformed bearer token" when {@code token} is not three
+   *     non-empty base64url parts, "invalid token" when a part does not decode or the header is not
+   *     what {@link BearerVerifier} accepts
+   */
+  static CompactJws parse(String token) {
+    int first = token.indexOf('.');
+    int second = first < 0 ? -1 : token.indexOf('.', first + 1);
+    if (first < 1
+        || second < first + 2
+        || second == token.length() - 1
+        || token.indexOf('.', second + 1) >= 0
+        || token.indexOf('=') >= 0) {
+      throw UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
+    }
+    byte[] ascii = token.getBytes(StandardCharsets.ISO_8859_1);
+    try {
+      byte[] header = BASE64URL.decode(Arrays.copyOfRange(ascii, 0, first));
+      byte[] payload = BASE64URL.decode(Arrays.copyOfRange(ascii, first + 1, second));
+      byte[] signature = BASE64URL.decode(Arrays.copyOfRange(ascii, second + 1, ascii.length));
+      return new CompactJws(keyId(header), ascii, second, payload, signature);
+    } catch (IllegalArgumentException e) { // a character outside base64url, or a dangling one
+      throw COMPACT.matcher(token).matches()
+          ? invalid("a part is not base64url")
+          : UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
+    }
+  }
+
+  /**
+   * SPEC 5.4 step 2: the header's {@code kid}, once {@code alg} is RS256 and nothing else binds.
+   */
+  private static String keyId(byte[] header) {
+    String alg = null;
+    String kid = null;
+    try (JsonParser json = JSON.createParser(header)) {
+      if (json.nextToken() != JsonToken.START_OBJECT) {
+        throw invalid("the header is not a JSON object");
+      }
+      for (String name = json.nextFieldName(); name != null; name = json.nextFieldName()) {
+        JsonToken value = json.nextToken();
+        switch (name) {
+          case "alg" -> alg = text(json, value, name);
+          case "kid" -> kid = text(json, value, name);
+          case "crit", "zip", "enc" -> throw invalid("the header has " + name);
+          default -> json.skipChildren();
+        }
+      }
+      if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
+        throw invalid("the header is not one JSON object");
+      }
+    } catch (IOException e) { // not JSON, or a member named twice
+      throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
+    }
+    if (!BearerVerifier.ALGORITHM.equals(alg)) { // the algorithm is ours to choose, not the token's
+      throw invalid("alg is not " + BearerVerifier.ALGORITHM);
+    }
+    if (kid == null || kid.isEmpty()) {
+      throw invalid("no kid");
+    }
+    return kid;
+  }
+
+  private static String text(JsonParser json, JsonToken value, String name) throws IOException {
+    if (value != JsonToken.VALUE_STRING) {
+      throw invalid(name + " is not a string");
+    }
+    return json.getText();
+  }
+
+  private static UnauthenticatedException invalid(String reason) {
+    return UnauthenticatedException.of(
+        UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException(reason));
+  }
+
+  /** The header's {@code kid}, never empty. */
+  String kid() {
+    return kid;
+  }
+
+  /** The ASCII bytes of the token; the first {@link #signingInputLength()} are signed. */
+  byte[] signingInput() {
+    return ascii;
+  }
+
+  /** The length of the JWS signing input: the header, a dot, the payload (RFC 7515 §5.2). */
+  int signingInputLength() {
+    return signingInputLength;
+  }
+
+  /** The decoded payload: claims, not yet verified. */
+  byte[] payload() {
+    return payload;
+  }
+
+  /** The decoded signature. */
+  byte[] signature() {
+    return signature;
+  }
+}

@@ -1,0 +1,192 @@
+package dev.platform.identity.verify;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The claims of a token, read in one pass of Jackson's streaming parser: the ones {@link
+ * VerifiedToken} types and the dates {@link BearerVerifier} checks; every other member is skipped
+ * unread. Only ever read from a payload whose signature verified (SPEC 5.5).
+ *
+ * <p>Two kinds of fault, as before this reader: a payload that is not one JSON object, a member
+ * named twice, a date that is no NumericDate ({@link NumericDates}) or an {@code iss}, {@code sub}
+ * or {@code jti} that is not a string makes the token invalid at once; a claim of ours with the
+ * wrong type ({@code scopes} not an array of strings, say) is kept and reported by {@link
+ * #verifiedToken()}, after the time and the issuer, so a genuine expired token is still "token
+ * expired".
+ */
+final class TokenClaims {
+  String issuer;
+  String subject;
+  String clientId;
+  String tokenId;
+  String organizationId;
+  String tokenType;
+  List<String> scopes = List.of();
+  List<String> accessibleOrgs = List.of();
+  ChannelPermissions channelPermissions;
+  ChannelPermissions channelAlias;
+
+  /** Seconds since 1970, or null when the claim is absent. */
+  Long expiresAt;
+
+  Long notBefore;
+  Long issuedAt;
+
+  /** The first claim of ours with a wrong type, reported by {@link #verifiedToken()}. */
+  private String wrongType;
+
+  private TokenClaims() {}
+
+  /**
+   * Reads {@code payload}.
+   *
+   * @throws UnauthenticatedException "invalid token" when it is not one JSON object of claims
+   */
+  static TokenClaims read(byte[] payload) {
+    TokenClaims claims = new TokenClaims();
+    try (JsonParser json = CompactJws.JSON.createParser(payload)) {
+      if (json.nextToken() != JsonToken.START_OBJECT) {
+        throw invalid("the payload is not a JSON object");
+      }
+      for (String name = json.nextFieldName(); name != null; name = json.nextFieldName()) {
+        claims.member(name, json.nextToken(), json);
+      }
+      if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
+        throw invalid("the payload is not one JSON object");
+      }
+    } catch (IOException e) { // not JSON, or a member named twice
+      throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
+    }
+    return claims;
+  }
+
+  private void member(String name, JsonToken value, JsonParser json) throws IOException {
+    switch (name) {
+      case "iss" -> issuer = registered(json, value, name);
+      case "sub" -> subject = registered(json, value, name);
+      case "jti" -> tokenId = registered(json, value, name);
+      case "exp" -> expiresAt = NumericDates.seconds(json, value, name);
+      case "nbf" -> notBefore = NumericDates.seconds(json, value, name);
+      case "iat" -> issuedAt = NumericDates.seconds(json, value, name);
+      case "client_id" -> clientId = string(json, value, name);
+      case "organization_id" -> organizationId = string(json, value, name);
+      case "token_type" -> tokenType = string(json, value, name);
+      case "scopes" -> scopes = strings(json, value, name);
+      case "accessible_orgs" -> accessibleOrgs = strings(json, value, name);
+      case "channel_permissions" -> channelPermissions = channels(json, value, name);
+      case "cs_permissions" -> channelAlias = channels(json, value, name);
+      default -> json.skipChildren();
+    }
+  }
+
+  /**
+   * The typed view, once the signature, the time and the issuer are checked.
+   *
+   * @throws UnauthenticatedException "invalid token" when a claim of ours has the wrong type, or
+   *     when neither {@code client_id} nor {@code sub} is present
+   */
+  VerifiedToken verifiedToken() {
+    if (wrongType != null) {
+      throw invalid("claim " + wrongType);
+    }
+    if (clientId == null && subject == null) {
+      throw invalid("claim neither client_id nor sub");
+    }
+    return VerifiedToken.from(this);
+  }
+
+  /** A registered claim that must be a string: a token with another type is refused at once. */
+  private static String registered(JsonParser json, JsonToken value, String name)
+      throws IOException {
+    if (value == JsonToken.VALUE_STRING) {
+      return json.getText();
+    }
+    if (value == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    throw invalid(name + " is not a string");
+  }
+
+  private String string(JsonParser json, JsonToken value, String name) throws IOException {
+    if (value == JsonToken.VALUE_STRING) {
+      return json.getText();
+    }
+    if (value != JsonToken.VALUE_NULL) {
+      wrong(name + " is not a string");
+      json.skipChildren();
+    }
+    return null;
+  }
+
+  private List<String> strings(JsonParser json, JsonToken value, String name) throws IOException {
+    if (value == JsonToken.VALUE_NULL) {
+      return List.of();
+    }
+    if (value == JsonToken.START_ARRAY) {
+      List<String> strings = new ArrayList<>();
+      boolean allStrings = true;
+      for (JsonToken item = json.nextToken();
+          item != JsonToken.END_ARRAY;
+          item = json.nextToken()) {
+        if (item == JsonToken.VALUE_STRING) {
+          strings.add(json.getText());
+        } else {
+          allStrings = false;
+          json.skipChildren();
+        }
+      }
+      return allStrings ? List.copyOf(strings) : wrongStrings(name);
+    }
+    json.skipChildren();
+    return wrongStrings(name);
+  }
+
+  private List<String> wrongStrings(String name) {
+    wrong(name + " is not an array of strings");
+    return List.of();
+  }
+
+  /**
+   * {@code channel_permissions} or its alias: an object whose {@code subscribe}, {@code publish}
+   * and {@code replay} are arrays of strings; other members are skipped. Null is absent.
+   */
+  private ChannelPermissions channels(JsonParser json, JsonToken value, String name)
+      throws IOException {
+    if (value == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (value != JsonToken.START_OBJECT) {
+      json.skipChildren();
+      wrong(name + " is not an object");
+      return null;
+    }
+    List<String> subscribe = List.of();
+    List<String> publish = List.of();
+    List<String> replay = List.of();
+    for (String action = json.nextFieldName(); action != null; action = json.nextFieldName()) {
+      JsonToken actions = json.nextToken();
+      switch (action) {
+        case "subscribe" -> subscribe = strings(json, actions, action);
+        case "publish" -> publish = strings(json, actions, action);
+        case "replay" -> replay = strings(json, actions, action);
+        default -> json.skipChildren();
+      }
+    }
+    return new ChannelPermissions(subscribe, publish, replay);
+  }
+
+  private void wrong(String reason) {
+    if (wrongType == null) {
+      wrongType = reason;
+    }
+  }
+
+  private static UnauthenticatedException invalid(String reason) {
+    return UnauthenticatedException.of(
+        UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException(reason));
+  }
+}
