@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Issue 23: token verification, one run, beside the libraries our users would otherwise use.
+#
+#   bench/verify.sh [--quick]
+#
+# Runs the JMH benchmark dev.platform.identity.verify.VerifyBenchmark (src/test/java) on one
+# thread: raw SHA256withRSA verify through the JDK's provider and through ACCP, BearerVerifier
+# cold (cache off) with each, BearerVerifier on a cache hit, Nimbus DefaultJWTProcessor with a
+# JWKSource, and JJWT's parser, all on the same token. Then the cache hit and the cold path again on
+# 8 threads sharing one verifier. Prints the table (docs/performance.md), with the issue's ratios
+# and what a 99 % hit rate means per core. In process, no network; about 6 minutes (--quick: about
+# 1, with wide error bars). Raw JMH output and JSON go to bench/results/verify-<UTC time>/.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+warmups=3 warmup=3s iterations=5 time=5s
+if [ "${1:-}" = --quick ]; then warmups=1 warmup=1s iterations=2 time=2s; fi
+out=bench/results/verify-$(date -u +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
+classpath="target/test-classes:target/classes:$(cat target/test-classpath.txt)"
+jmh() {
+  java -Xmx512m -cp "$classpath" org.openjdk.jmh.Main dev.platform.identity.verify.VerifyBenchmark \
+    -f 1 -wi "$warmups" -w "$warmup" -i "$iterations" -r "$time" -rf json "$@"
+}
+jmh -t 1 -rff "$out/one-thread.json" | tee "$out/one-thread.txt"
+jmh -t 8 -rff "$out/eight-threads.json" '.*(hit|coldAccp)$' | tee "$out/eight-threads.txt"
+python3 bench/verify_report.py "$out/one-thread.json" "$out/eight-threads.json" | tee "$out/table.md"

@@ -1,0 +1,174 @@
+package dev.platform.identity.verify;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import io.jsonwebtoken.Claims;
+import io.jsonwebtoken.JwtParser;
+import io.jsonwebtoken.Jwts;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.Provider;
+import java.security.PublicKey;
+import java.security.Security;
+import java.security.Signature;
+import java.security.interfaces.RSAPublicKey;
+import java.util.Base64;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Issue 23's proof (bench/verify.sh runs it): on the same token, in one run, raw RS256 verification
+ * through the JDK's provider and through ACCP, {@code BearerVerifier} cold (cache off) with each,
+ * {@code BearerVerifier} on a cache hit, Nimbus's {@code DefaultJWTProcessor} with a {@code
+ * JWKSource}, and JJWT's parser. Every benchmark returns what it verified, so nothing is optimised
+ * away, and fails loudly if a token does not verify. Not a test.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class VerifyBenchmark {
+  static final String ISSUER = "https://identity.example.test";
+  static final String KID = "key-2025-03";
+  static final List<String> REQUIRED = List.of("catalog:products.view");
+
+  /** One key pair, one token as the issuer makes them, and the verifiers, shared by all threads. */
+  @State(Scope.Benchmark)
+  public static class Tokens {
+    KeyPair keys;
+    String token;
+    String header;
+    byte[] signingInput;
+    byte[] signature;
+    Provider accp;
+    PublicKey accpKey;
+    BearerVerifier coldJdk;
+    BearerVerifier coldAccp;
+    BearerVerifier cached;
+    DefaultJWTProcessor<SecurityContext> nimbus;
+    JwtParser jjwt;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+      keys = TestTokens.rsaKeyPair();
+      long now = System.currentTimeMillis();
+      token =
+          TestTokens.signed(
+              TestTokens.serviceAccount()
+                  .issuedAt(new Date(now))
+                  .notBefore(new Date(now))
+                  .expiration(new Date(now + 3_600_000)),
+              keys.getPrivate());
+      header = "Bearer " + token;
+      int dot = token.lastIndexOf('.');
+      signingInput = token.substring(0, dot).getBytes(StandardCharsets.US_ASCII);
+      signature = Base64.getUrlDecoder().decode(token.substring(dot + 1));
+      Provider jdk = Security.getProvider("SunRsaSign");
+      accp = Rs256.defaultProvider();
+      if (accp == jdk) {
+        throw new IllegalStateException("ACCP does not load here: the run would compare nothing");
+      }
+      accpKey = (PublicKey) KeyFactory.getInstance("RSA", accp).translateKey(keys.getPublic());
+      coldJdk = verifier().cache(false).provider(jdk).build();
+      coldAccp = verifier().cache(false).provider(accp).build();
+      cached = verifier().build();
+      nimbus = new DefaultJWTProcessor<>();
+      RSAKey jwk = new RSAKey.Builder((RSAPublicKey) keys.getPublic()).keyID(KID).build();
+      nimbus.setJWSKeySelector(
+          new JWSVerificationKeySelector<>(
+              JWSAlgorithm.RS256, new ImmutableJWKSet<>(new JWKSet(jwk))));
+      jjwt = Jwts.parser().verifyWith(keys.getPublic()).requireIssuer(ISSUER).build();
+      check(coldJdk.verify(header, REQUIRED).clientId());
+    }
+
+    private BearerVerifier.Builder verifier() {
+      return BearerVerifier.builder()
+          .issuer(ISSUER)
+          .keyLocator(kid -> KID.equals(kid) ? Optional.of(keys.getPublic()) : Optional.empty());
+    }
+  }
+
+  /** A signature engine of each provider per thread, as a careful caller keeps them. */
+  @State(Scope.Thread)
+  public static class Engines {
+    Signature jdk;
+    Signature accp;
+
+    @Setup(Level.Trial)
+    public void setUp(Tokens tokens) throws Exception {
+      jdk = Signature.getInstance("SHA256withRSA", Security.getProvider("SunRsaSign"));
+      accp = Signature.getInstance("SHA256withRSA", tokens.accp);
+    }
+  }
+
+  @Benchmark
+  public boolean rawJdk(Tokens tokens, Engines engines) throws Exception {
+    return raw(engines.jdk, tokens.keys.getPublic(), tokens);
+  }
+
+  @Benchmark
+  public boolean rawAccp(Tokens tokens, Engines engines) throws Exception {
+    return raw(engines.accp, tokens.accpKey, tokens);
+  }
+
+  private static boolean raw(Signature engine, PublicKey key, Tokens tokens) throws Exception {
+    engine.initVerify(key);
+    engine.update(tokens.signingInput);
+    if (!engine.verify(tokens.signature)) {
+      throw new IllegalStateException("the signature did not verify");
+    }
+    return true;
+  }
+
+  @Benchmark
+  public VerifiedToken coldJdk(Tokens tokens) {
+    return tokens.coldJdk.verify(tokens.header, REQUIRED);
+  }
+
+  @Benchmark
+  public VerifiedToken coldAccp(Tokens tokens) {
+    return tokens.coldAccp.verify(tokens.header, REQUIRED);
+  }
+
+  /** A fresh header string each call, as a request brings: its token's hash is not cached. */
+  @Benchmark
+  public VerifiedToken hit(Tokens tokens) {
+    return tokens.cached.verify(new String(tokens.header), REQUIRED);
+  }
+
+  @Benchmark
+  public JWTClaimsSet nimbus(Tokens tokens) throws Exception {
+    JWTClaimsSet claims = tokens.nimbus.process(tokens.token, null);
+    check(claims.getStringClaim("client_id"));
+    return claims;
+  }
+
+  @Benchmark
+  public Claims jjwt(Tokens tokens) {
+    Claims claims = tokens.jjwt.parseSignedClaims(tokens.token).getPayload();
+    check((String) ((Map<?, ?>) claims).get("client_id"));
+    return claims;
+  }
+
+  private static void check(String clientId) {
+    if (!TestTokens.CLIENT_ID.equals(clientId)) {
+      throw new IllegalStateException("the token did not verify as expected");
+    }
+  }
+}
