@@ -2,6 +2,7 @@ package dev.platform.identity.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.identity.verify.HttpsOnly;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -347,9 +348,15 @@ public final class TokenClient {
 
     private Builder() {}
 
-    /** The identity service's base URL; tokens come from {@code {base}/oauth/token}. */
+    /**
+     * The identity service's base URL; tokens come from {@code {base}/oauth/token}. SPEC 5.6: it is
+     * https, or plain http to a loopback host written as such ({@code localhost}, 127.0.0.0/8 or
+     * {@code [::1]}, never a name that merely resolves there), and has no user info.
+     *
+     * @throws IllegalArgumentException naming the URL's scheme and host, when it breaks that rule
+     */
     public Builder baseUrl(URI base) {
-      String text = base.toString();
+      String text = HttpsOnly.check("baseUrl", base).toString();
       this.tokenUri = URI.create((text.endsWith("/") ? text : text + "/") + "oauth/token");
       return this;
     }

@@ -207,16 +207,27 @@ public final class RemotePublicKeys implements PublicKeyLocator {
 
     private Builder() {}
 
-    /** The issuer's base URL ({@code iss}); the key set is {@code {issuer}/api/public-keys}. */
+    /**
+     * The issuer's base URL ({@code iss}); the key set is {@code {issuer}/api/public-keys}. SPEC
+     * 5.6: it is https, or plain http to a loopback host written as such ({@code localhost},
+     * 127.0.0.0/8 or {@code [::1]}, never a name that merely resolves there), and has no user info.
+     *
+     * @throws IllegalArgumentException naming the URL's scheme and host, when it breaks that rule
+     */
     public Builder issuer(URI issuer) {
-      String base = issuer.toString();
+      String base = HttpsOnly.check("issuer", issuer).toString();
       this.keySetUri = URI.create((base.endsWith("/") ? base : base + "/") + "api/public-keys");
       return this;
     }
 
-    /** The key set's own URL, instead of {@link #issuer}. */
+    /**
+     * The key set's own URL, instead of {@link #issuer}; the same rule as there (https, or http to
+     * a loopback host written as such; no user info).
+     *
+     * @throws IllegalArgumentException naming the URL's scheme and host, when it breaks that rule
+     */
     public Builder keySetUri(URI uri) {
-      this.keySetUri = uri;
+      this.keySetUri = HttpsOnly.check("keySetUri", uri);
       return this;
     }
 
