@@ -11,10 +11,10 @@ import java.util.List;
  * VerifiedToken} types and the dates {@link BearerVerifier} checks; every other member is skipped
  * unread. Only ever read from a payload whose signature verified (SPEC 5.5).
  *
- * <p>Two kinds of fault, as before this reader: a payload that is not one JSON object, a member
- * named twice, a date that is no NumericDate ({@link NumericDates}) or an {@code iss}, {@code sub}
- * or {@code jti} that is not a string makes the token invalid at once; a claim of ours with the
- * wrong type ({@code scopes} not an array of strings, say) is kept and reported by {@link
+ * <p>Two kinds of fault, as before this reader: a payload that is not one JSON object, a claim it
+ * reads named twice, a date that is no NumericDate ({@link NumericDates}) or an {@code iss}, {@code
+ * sub} or {@code jti} that is not a string makes the token invalid at once; a claim of ours with
+ * the wrong type ({@code scopes} not an array of strings, say) is kept and reported by {@link
  * #verifiedToken()}, after the time and the issuer, so a genuine expired token is still "token
  * expired".
  */
@@ -39,6 +39,9 @@ final class TokenClaims {
   /** The first claim of ours with a wrong type, reported by {@link #verifiedToken()}. */
   private String wrongType;
 
+  /** A bit for each claim read so far. */
+  private int read;
+
   private TokenClaims() {}
 
   /**
@@ -58,29 +61,79 @@ final class TokenClaims {
       if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
         throw invalid("the payload is not one JSON object");
       }
-    } catch (IOException e) { // not JSON, or a member named twice
+    } catch (IOException e) { // not JSON
       throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
     }
     return claims;
   }
 
+  /**
+   * Reads one member; a claim this reader reads may come once only (a bit each in {@link #read}).
+   */
   private void member(String name, JsonToken value, JsonParser json) throws IOException {
-    switch (name) {
-      case "iss" -> issuer = registered(json, value, name);
-      case "sub" -> subject = registered(json, value, name);
-      case "jti" -> tokenId = registered(json, value, name);
-      case "exp" -> expiresAt = NumericDates.seconds(json, value, name);
-      case "nbf" -> notBefore = NumericDates.seconds(json, value, name);
-      case "iat" -> issuedAt = NumericDates.seconds(json, value, name);
-      case "client_id" -> clientId = string(json, value, name);
-      case "organization_id" -> organizationId = string(json, value, name);
-      case "token_type" -> tokenType = string(json, value, name);
-      case "scopes" -> scopes = strings(json, value, name);
-      case "accessible_orgs" -> accessibleOrgs = strings(json, value, name);
-      case "channel_permissions" -> channelPermissions = channels(json, value, name);
-      case "cs_permissions" -> channelAlias = channels(json, value, name);
-      default -> json.skipChildren();
+    int bit =
+        switch (name) {
+          case "iss" -> {
+            issuer = registered(json, value, name);
+            yield 1;
+          }
+          case "sub" -> {
+            subject = registered(json, value, name);
+            yield 1 << 1;
+          }
+          case "jti" -> {
+            tokenId = registered(json, value, name);
+            yield 1 << 2;
+          }
+          case "exp" -> {
+            expiresAt = NumericDates.seconds(json, value, name);
+            yield 1 << 3;
+          }
+          case "nbf" -> {
+            notBefore = NumericDates.seconds(json, value, name);
+            yield 1 << 4;
+          }
+          case "iat" -> {
+            issuedAt = NumericDates.seconds(json, value, name);
+            yield 1 << 5;
+          }
+          case "client_id" -> {
+            clientId = string(json, value, name);
+            yield 1 << 6;
+          }
+          case "organization_id" -> {
+            organizationId = string(json, value, name);
+            yield 1 << 7;
+          }
+          case "token_type" -> {
+            tokenType = string(json, value, name);
+            yield 1 << 8;
+          }
+          case "scopes" -> {
+            scopes = strings(json, value, name);
+            yield 1 << 9;
+          }
+          case "accessible_orgs" -> {
+            accessibleOrgs = strings(json, value, name);
+            yield 1 << 10;
+          }
+          case "channel_permissions" -> {
+            channelPermissions = channels(json, value, name);
+            yield 1 << 11;
+          }
+          case "cs_permissions" -> {
+            channelAlias = channels(json, value, name);
+            yield 1 << 12;
+          }
+          default -> {
+            json.skipChildren(); // unread, so a second one cannot mislead this reader
+            yield 0;
+          }
+        };
+    if ((read & bit) != 0) {
+      throw invalid(name + " is named twice");
     }
+    read |= bit;
   }
 
   /**
@@ -167,14 +220,32 @@ final class TokenClaims {
     List<String> subscribe = List.of();
     List<String> publish = List.of();
     List<String> replay = List.of();
+    int seen = 0;
     for (String action = json.nextFieldName(); action != null; action = json.nextFieldName()) {
       JsonToken actions = json.nextToken();
-      switch (action) {
-        case "subscribe" -> subscribe = strings(json, actions, action);
-        case "publish" -> publish = strings(json, actions, action);
-        case "replay" -> replay = strings(json, actions, action);
-        default -> json.skipChildren();
+      int bit =
+          switch (action) {
+            case "subscribe" -> {
+              subscribe = strings(json, actions, action);
+              yield 1;
+            }
+            case "publish" -> {
+              publish = strings(json, actions, action);
+              yield 2;
+            }
+            case "replay" -> {
+              replay = strings(json, actions, action);
+              yield 4;
+            }
+            default -> {
+              json.skipChildren();
+              yield 0;
+            }
+          };
+      if ((seen & bit) != 0) {
+        throw invalid(name + "." + action + " is named twice");
       }
+      seen |= bit;
     }
     return new ChannelPermissions(subscribe, publish, replay);
   }

@@ -1,0 +1,137 @@
+package dev.platform.identity.verify;
+
+import static dev.platform.identity.verify.TestTokens.CLIENT_ID;
+import static dev.platform.identity.verify.TestTokens.CLOCK;
+import static dev.platform.identity.verify.TestTokens.ISSUER;
+import static dev.platform.identity.verify.TestTokens.KID;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 23: the header and claims as the streaming reader takes them, each token signed by the
+ * right key, so that the rule and not the signature refuses it.
+ */
+class BearerVerifierJsonTest {
+  private static final KeyPair KEYS = TestTokens.rsaKeyPair();
+  private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
+  private static final String HEADER =
+      "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"typ\":\"JWT\"}";
+
+  /** Valid at {@link TestTokens#NOW}: exp is an hour later, 2025-03-01T13:00:00Z. */
+  private static final String CLAIMS =
+      "\"iss\":\""
+          + ISSUER
+          + "\",\"client_id\":\""
+          + CLIENT_ID
+          + "\",\"exp\":1740834000,\"scopes\":[\"catalog:*\"]";
+
+  private final BearerVerifier verifier =
+      BearerVerifier.builder()
+          .issuer(ISSUER)
+          .clock(CLOCK)
+          .keyLocator(kid -> KID.equals(kid) ? Optional.of(KEYS.getPublic()) : Optional.empty())
+          .build();
+
+  /** {@code header} and {@code payload}, as written, signed RS256 by the verifier's key. */
+  private static String signed(String header, String payload) {
+    String input =
+        BASE64URL.encodeToString(header.getBytes(StandardCharsets.UTF_8))
+            + "."
+            + BASE64URL.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+    try {
+      Signature rsa = Signature.getInstance("SHA256withRSA");
+      rsa.initSign(KEYS.getPrivate());
+      rsa.update(input.getBytes(StandardCharsets.US_ASCII));
+      return input + "." + BASE64URL.encodeToString(rsa.sign());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private String refusal(String token) {
+    return assertThrows(
+            UnauthenticatedException.class, () -> verifier.verifyToken(token, List.of()))
+        .getMessage();
+  }
+
+  @Test
+  void whenHeaderAndClaimsAreWrittenByHandThenTheTokenVerifies() {
+    assertEquals(
+        List.of("catalog:*"),
+        verifier.verifyToken(signed(HEADER, "{" + CLAIMS + "}"), List.of()).scopes());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"crit\":[\"exp\"],\"exp\":1}",
+        "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"zip\":\"DEF\"}",
+        "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"enc\":\"A128GCM\"}",
+        "{\"alg\":\"HS256\",\"alg\":\"RS256\",\"kid\":\"" + KID + "\"}",
+        "{\"alg\":\"RS256\",\"kid\":\"other\",\"kid\":\"" + KID + "\"}",
+        "{\"alg\":\"RS256\",\"kid\":\"\"}",
+        "{\"alg\":[\"RS256\"],\"kid\":\"" + KID + "\"}",
+        "{\"alg\":\"RS256\",\"kid\":7}",
+        "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\"} {}",
+        "[\"RS256\"]",
+        "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\""
+      })
+  void whenTheHeaderBreaksARuleThenInvalidEvenWithAGoodSignature(String header) {
+    assertEquals("invalid token", refusal(signed(header, "{" + CLAIMS + "}")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        ",\"iss\":\"https://evil.test\"",
+        ",\"exp\":9999999999",
+        ",\"scopes\":[\"admin:*\"]",
+        ",\"client_id\":\"someone-else\""
+      })
+  void whenAClaimTheVerifierReadsIsNamedTwiceThenInvalid(String again) {
+    assertEquals("invalid token", refusal(signed(HEADER, "{" + CLAIMS + again + "}")));
+  }
+
+  @Test
+  void whenAChannelActionIsNamedTwiceThenInvalid() {
+    String channels = ",\"channel_permissions\":{\"publish\":[\"a.*\"],\"publish\":[\"b.*\"]}";
+
+    assertEquals("invalid token", refusal(signed(HEADER, "{" + CLAIMS + channels + "}")));
+  }
+
+  @Test
+  void whenAClaimNobodyReadsIsNamedTwiceThenItIsSkipped() {
+    String token = signed(HEADER, "{" + CLAIMS + ",\"note\":1,\"note\":{\"x\":[1,{}]}}");
+
+    assertEquals(CLIENT_ID, verifier.verifyToken(token, List.of()).clientId());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"{" + CLAIMS + "} {}", "{" + CLAIMS, "[" + CLAIMS + "]", "\"claims\""})
+  void whenThePayloadIsNotOneJsonObjectThenInvalid(String payload) {
+    assertEquals("invalid token", refusal(signed(HEADER, payload)));
+  }
+
+  @Test
+  void whenAnArrayClaimHoldsANestedValueThenInvalidAndTheRestIsStillRead() {
+    String token =
+        signed(
+            HEADER,
+            "{\"scopes\":[\"a:*\",[\"b\"],{\"c\":1}],\"accessible_orgs\":[],"
+                + CLAIMS.replace("\"scopes\":[\"catalog:*\"]", "\"x\":0")
+                + "}");
+
+    assertEquals("invalid token", refusal(token));
+  }
+}
