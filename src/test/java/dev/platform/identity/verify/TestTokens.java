@@ -14,22 +14,25 @@ import java.util.Date;
 import java.util.List;
 import java.util.Map;
 
-/** Tokens as the issuer makes them (SPEC 2.5), as builders a test changes before signing. */
-final class TestTokens {
-  static final String ISSUER = "https://identity.example.test";
-  static final String KID = "key-2025-03";
-  static final String CLIENT_ID = "3f2b8c1e-9a4d-4e5f-8b6a-7c9d0e1f2a3b";
-  static final String TOKEN_ID = "9b1c2d3e-4f5a-4b6c-8d7e-0f1a2b3c4d5e";
-  static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
-  static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
-  static final Instant ISSUED_AT = NOW.minus(Duration.ofMinutes(10));
-  static final Instant EXPIRES_AT = ISSUED_AT.plus(Duration.ofHours(24));
-  static final List<String> SCOPES = List.of("catalog:products.view", "marketing:*");
+/**
+ * Tokens as the issuer makes them (SPEC 2.5), as builders a test changes before signing. Public for
+ * the tests of the filters in {@code verify.servlet} and {@code verify.jaxrs}.
+ */
+public final class TestTokens {
+  public static final String ISSUER = "https://identity.example.test";
+  public static final String KID = "key-2025-03";
+  public static final String CLIENT_ID = "3f2b8c1e-9a4d-4e5f-8b6a-7c9d0e1f2a3b";
+  public static final String TOKEN_ID = "9b1c2d3e-4f5a-4b6c-8d7e-0f1a2b3c4d5e";
+  public static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
+  public static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+  public static final Instant ISSUED_AT = NOW.minus(Duration.ofMinutes(10));
+  public static final Instant EXPIRES_AT = ISSUED_AT.plus(Duration.ofHours(24));
+  public static final List<String> SCOPES = List.of("catalog:products.view", "marketing:*");
 
   private TestTokens() {}
 
   /** A 2048-bit RSA pair; slow (tens of ms), so a test class makes its pairs once. */
-  static KeyPair rsaKeyPair() {
+  public static KeyPair rsaKeyPair() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);
@@ -40,7 +43,7 @@ final class TestTokens {
   }
 
   /** A service-account token of {@link #ISSUER}, key {@link #KID}, valid at {@link #NOW}. */
-  static JwtBuilder serviceAccount() {
+  public static JwtBuilder serviceAccount() {
     return Jwts.builder()
         .header()
         .keyId(KID)
@@ -71,11 +74,11 @@ final class TestTokens {
   }
 
   /** {@code token} signed RS256 with {@code key}. */
-  static String signed(JwtBuilder token, PrivateKey key) {
+  public static String signed(JwtBuilder token, PrivateKey key) {
     return token.signWith(key, Jwts.SIG.RS256).compact();
   }
 
-  static Date secondsFromNow(long seconds) {
+  public static Date secondsFromNow(long seconds) {
     return Date.from(NOW.plusSeconds(seconds));
   }
 }
