@@ -18,9 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * DESIGN "Packages": {@code verify} and {@code client}, subpackages included, import nothing else
  * of the project, so other services can take them as a small jar. The servlet and JAX-RS APIs are
  * {@code provided} for the filters only: each filter package uses its own API alone, and the rest
- * of the libraries neither, so a service without them can still verify and fetch tokens.
- * They may name each other: the jar holds both ({@code client} takes {@link HttpsOnly} from
- * {@code verify}).
+ * of the libraries neither, so a service without them can still verify and fetch tokens. They may
+ * name each other: the jar holds both ({@code client} takes {@link HttpsOnly} from {@code verify}).
  */
 class LibraryImportsTest {
   private static final Path ROOT = Path.of("src/main/java/dev/platform/identity");
