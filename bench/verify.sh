@@ -19,10 +19,10 @@ out=bench/results/verify-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt
 classpath="target/test-classes:target/classes:$(cat target/test-classpath.txt)"
-jmh() {
-  java -Xmx512m -cp "$classpath" org.openjdk.jmh.Main dev.platform.identity.verify.VerifyBenchmark \
-    -f 1 -wi "$warmups" -w "$warmup" -i "$iterations" -r "$time" -rf json "$@"
+jmh() { # jmh <benchmarks (a regular expression)> <JMH options...>
+  java -Xmx512m -cp "$classpath" org.openjdk.jmh.Main "dev\.platform\.identity\.verify\.VerifyBenchmark\.$1" \
+    -f 1 -wi "$warmups" -w "$warmup" -i "$iterations" -r "$time" -rf json "${@:2}"
 }
-jmh -t 1 -rff "$out/one-thread.json" | tee "$out/one-thread.txt"
-jmh -t 8 -rff "$out/eight-threads.json" '.*(hit|coldAccp)$' | tee "$out/eight-threads.txt"
+jmh '.*' -t 1 -rff "$out/one-thread.json" | tee "$out/one-thread.txt"
+jmh '(hit|coldAccp)$' -t 8 -rff "$out/eight-threads.json" | tee "$out/eight-threads.txt"
 python3 bench/verify_report.py "$out/one-thread.json" "$out/eight-threads.json" | tee "$out/table.md"

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Verifies bearer tokens locally, as SPEC 5.4 asks of every platform API. Made once by {@link
@@ -90,7 +91,34 @@ public final class BearerVerifier {
   private final long latestExpiryMillis;
 
   /** Verified tokens by the whole compact token; null when the cache is off. */
-  private final Cache<String, Verified> verified;
+  private final Cache<TokenKey, Verified> verified;
+
+  /** The header of the last token that verified cold, so the next one's is not read again. */
+  private final AtomicReference<CompactJws.Header> lastHeader = new AtomicReference<>();
+
+  /**
+   * A token as a cache key: equal to another when the whole text is equal ({@link String#equals},
+   * which the JIT compares many bytes at a time), hashed on its last 16 characters only. Hashing
+   * all of a 1.2 KB token cost more than the rest of a hit; the end of a genuine token is its
+   * signature's, which no one can choose without the issuer's key, and only genuine tokens are
+   * stored, so entries spread as with a full hash. A forger who makes tokens with a stored token's
+   * ending only makes his own lookups compare against that one entry.
+   */
+  private record TokenKey(String token) {
+    @Override
+    public int hashCode() {
+      int hash = 0;
+      for (int i = Math.max(0, token.length() - 16); i < token.length(); i++) {
+        hash = 31 * hash + token.charAt(i);
+      }
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof TokenKey key && token.equals(key.token);
+    }
+  }
 
   /** A token that verified, and what a hit must check again. */
   private record Verified(
@@ -109,7 +137,7 @@ public final class BearerVerifier {
             ? null
             : Caffeine.newBuilder()
                 .maximumSize(builder.cacheSize)
-                .expireAfter(Expiry.creating((String token, Verified entry) -> lifeLeft(entry)))
+                .expireAfter(Expiry.creating((TokenKey token, Verified entry) -> lifeLeft(entry)))
                 // Caffeine's time is the verifier's clock, so an entry ends when exp + skew passes.
                 .ticker(() -> builder.clock.millis() * 1_000_000L)
                 // Upkeep on the calling thread: no task on the common pool of an app server.
@@ -166,15 +194,16 @@ public final class BearerVerifier {
       return verifyCold(token).token();
     }
     long now = clock.millis();
-    Verified hit = verified.getIfPresent(token);
+    TokenKey key = new TokenKey(token);
+    Verified hit = verified.getIfPresent(key);
     if (hit != null) {
       if (stillHolds(hit, now)) {
         return hit.token();
       }
-      verified.invalidate(token);
+      verified.invalidate(key);
     }
     Verified fresh = verifyCold(token);
-    verified.put(token, fresh);
+    verified.put(key, fresh);
     return fresh.token();
   }
 
@@ -200,7 +229,7 @@ public final class BearerVerifier {
    * checked before any claim is read, so an unverified payload decides nothing but "invalid".
    */
   private Verified verifyCold(String token) {
-    CompactJws jws = CompactJws.parse(token);
+    CompactJws jws = CompactJws.parse(token, lastHeader.get());
     PublicKey key = located(jws.kid());
     if (key == null
         || !signatures.verify(
@@ -229,7 +258,9 @@ public final class BearerVerifier {
     if (!issuer.equals(claims.issuer)) { // Step 3
       throw invalid("wrong issuer");
     }
-    return new Verified(claims.verifiedToken(), jws.kid(), key, notBefore, expires);
+    Verified verified = new Verified(claims.verifiedToken(), jws.kid(), key, notBefore, expires);
+    lastHeader.lazySet(jws.header());
+    return verified;
   }
 
   /** SPEC 5.4 step 2: the key whose id is the token's {@code kid}, or null. */

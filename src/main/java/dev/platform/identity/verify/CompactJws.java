@@ -33,15 +33,15 @@ final class CompactJws {
 
   private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
 
-  private final String kid;
+  private final Header header;
   private final byte[] ascii;
   private final int signingInputLength;
   private final byte[] payload;
   private final byte[] signature;
 
   private CompactJws(
-      String kid, byte[] ascii, int signingInputLength, byte[] payload, byte[] signature) {
-    this.kid = kid;
+      Header header, byte[] ascii, int signingInputLength, byte[] payload, byte[] signature) {
+    this.header = header;
     this.ascii = ascii;
     this.signingInputLength = signingInputLength;
     this.payload = payload;
@@ -57,6 +57,21 @@ final class CompactJws {
    *     what {@link BearerVerifier} accepts
    */
   static CompactJws parse(String token) {
+    return parse(token, null);
+  }
+
+  /**
+   * A header as its base64url text and the {@code kid} read from it. One issuer's tokens share a
+   * few headers, so a verifier keeps the last one that verified and reads no header twice.
+   */
+  record Header(String encoded, String kid) {}
+
+  /**
+   * Takes {@code token} apart, reading its header only when it is not {@code known}'s.
+   *
+   * @param known the last header that verified, or null
+   */
+  static CompactJws parse(String token, Header known) {
     int first = token.indexOf('.');
     int second = first < 0 ? -1 : token.indexOf('.', first + 1);
     if (first < 1
@@ -68,10 +83,17 @@ final class CompactJws {
     }
     byte[] ascii = token.getBytes(StandardCharsets.ISO_8859_1);
     try {
-      byte[] header = decoded(ascii, 0, first);
+      boolean seen =
+          known != null && known.encoded().length() == first && token.startsWith(known.encoded());
+      String kid = seen ? known.kid() : keyId(decoded(ascii, 0, first));
       byte[] payload = decoded(ascii, first + 1, second);
       byte[] signature = decoded(ascii, second + 1, ascii.length);
-      return new CompactJws(keyId(header), ascii, second, payload, signature);
+      return new CompactJws(
+          seen ? known : new Header(token.substring(0, first), kid),
+          ascii,
+          second,
+          payload,
+          signature);
     } catch (IllegalArgumentException e) { // a character outside base64url, or a dangling one
       throw COMPACT.matcher(token).matches()
           ? invalid("a part is not base64url")
@@ -142,7 +164,12 @@ final class CompactJws {
 
   /** The header's {@code kid}, never empty. */
   String kid() {
-    return kid;
+    return header.kid();
+  }
+
+  /** The header, to pass to the next {@link #parse(String, Header)} once this token verified. */
+  Header header() {
+    return header;
   }
 
   /** The ASCII bytes of the token; the first {@link #signingInputLength()} are signed. */

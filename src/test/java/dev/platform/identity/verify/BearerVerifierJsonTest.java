@@ -89,6 +89,9 @@ class BearerVerifierJsonTest {
       })
   void whenTheHeaderBreaksARuleThenInvalidEvenWithAGoodSignature(String header) {
     assertEquals("invalid token", refusal(signed(header, "{" + CLAIMS + "}")));
+    // Once a good header verified (and is remembered), the bad one is still read and refused.
+    verifier.verifyToken(signed(HEADER, "{" + CLAIMS + "}"), List.of());
+    assertEquals("invalid token", refusal(signed(header, "{" + CLAIMS + ",\"n\":1}")));
   }
 
   @ParameterizedTest
