@@ -8,6 +8,7 @@ import java.security.PublicKey;
 import java.security.Security;
 import java.security.Signature;
 import java.security.interfaces.RSAPublicKey;
+import java.security.spec.RSAPublicKeySpec;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -130,7 +131,11 @@ final class Rs256 {
     }
     PublicKey key;
     try {
-      key = (PublicKey) keyFactory.translateKey(located);
+      // Not translateKey: ACCP marks a translated key ephemeral, and an engine destroys an
+      // ephemeral key when it is given the next one ("Key has been destroyed" on its next use).
+      key =
+          keyFactory.generatePublic(
+              new RSAPublicKeySpec(rsa.getModulus(), rsa.getPublicExponent()));
     } catch (GeneralSecurityException e) {
       key = located; // the provider takes it as it is, or refuses it in initVerify
     }

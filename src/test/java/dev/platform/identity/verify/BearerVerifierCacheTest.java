@@ -238,6 +238,27 @@ class BearerVerifierCacheTest {
   }
 
   @Test
+  void whenTokensOfTwoKeysAlternateOnOneThreadThenEachStillVerifies() {
+    // FleetIT found it: ACCP destroyed a translated key once its engine was given another key.
+    BearerVerifier uncached =
+        BearerVerifier.builder()
+            .issuer(ISSUER)
+            .clock(clock)
+            .cache(false)
+            .keyLocator(
+                kid -> Optional.of(KID.equals(kid) ? KEYS.getPublic() : OTHER_KEYS.getPublic()))
+            .build();
+    String first = token();
+    String second =
+        TestTokens.signed(serviceAccount().header().keyId("other").and(), OTHER_KEYS.getPrivate());
+
+    for (int round = 0; round < 3; round++) {
+      assertEquals(CLIENT_ID, uncached.verifyToken(first, List.of()).clientId());
+      assertEquals(CLIENT_ID, uncached.verifyToken(second, List.of()).clientId());
+    }
+  }
+
+  @Test
   void whenTheCacheSizeIsNegativeThenTheBuilderRefusesIt() {
     assertThrows(IllegalArgumentException.class, () -> BearerVerifier.builder().cacheSize(-1));
   }
