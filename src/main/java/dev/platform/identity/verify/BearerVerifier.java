@@ -139,7 +139,7 @@ public final class BearerVerifier {
                 .maximumSize(builder.cacheSize)
                 .expireAfter(Expiry.creating((TokenKey token, Verified entry) -> lifeLeft(entry)))
                 // Caffeine's time is the verifier's clock, so an entry ends when exp + skew passes.
-                .ticker(() -> builder.clock.millis() * 1_000_000L)
+                .ticker(() -> clock.millis() * 1_000_000L)
                 // Upkeep on the calling thread: no task on the common pool of an app server.
                 .executor(Runnable::run)
                 .build();
@@ -207,9 +207,14 @@ public final class BearerVerifier {
     return fresh.token();
   }
 
-  /** What can change between two calls: the key behind the kid, and the time. */
+  /**
+   * What can change between two calls: the key behind the kid, and the time (a clock set back can
+   * put {@code nbf} ahead again, or {@code exp} beyond the longest lifetime).
+   */
   private boolean stillHolds(Verified hit, long now) {
-    if (now - skewMillis > hit.expiresMillis() || now + skewMillis < hit.notBeforeMillis()) {
+    if (now - skewMillis > hit.expiresMillis()
+        || now + skewMillis < hit.notBeforeMillis()
+        || hit.expiresMillis() > now + latestExpiryMillis) {
       return false;
     }
     PublicKey key = located(hit.kid());

@@ -3,6 +3,7 @@ package dev.platform.identity.verify;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,17 @@ final class CompactJws {
    * every member's name: the readers here check the members they read, for a fraction of the cost.
    */
   static final JsonFactory JSON = new JsonFactory();
+
+  /**
+   * The header's reader refuses any member named twice, as JJWT did: a header is read once per
+   * verifier and header text ({@link Header}), so the hash set costs nothing that matters.
+   */
+  private static final JsonFactory STRICT_JSON =
+      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  /** Base64url's alphabet: a character's value is its index. */
+  private static final String ALPHABET =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
   /** A compact JWS: three base64url parts, the signature not empty (so no unsecured JWT). */
   private static final Pattern COMPACT =
@@ -101,8 +113,34 @@ final class CompactJws {
     }
   }
 
-  /** The bytes of {@code ascii[from, to)} decoded, with no copy of the part first. */
+  /**
+   * {@code part}, if it can be a JSON object in UTF-8 (RFC 7515 §7.1, RFC 8259 §8.1): its first
+   * byte is "{" and none of the next three is zero. Jackson would also guess UTF-16, UTF-32 or a
+   * byte-order mark, none of which JJWT took or our issuer writes, so none is read here.
+   */
+  static byte[] json(byte[] part) {
+    if (part.length == 0 || part[0] != '{') {
+      throw invalid("a part is not a JSON object in UTF-8");
+    }
+    for (int i = 1; i < Math.min(4, part.length); i++) {
+      if (part[i] == 0) { // how Jackson tells UTF-16 and UTF-32 from UTF-8
+        throw invalid("a part is not a JSON object in UTF-8");
+      }
+    }
+    return part;
+  }
+
+  /**
+   * The bytes of {@code ascii[from, to)} decoded, with no copy of the part first. A last character
+   * with bits that encode nothing set is refused (RFC 4648 §3.5): the JDK's decoder ignores them,
+   * which would give one token 4 or 16 spellings.
+   */
   private static byte[] decoded(byte[] ascii, int from, int to) {
+    int spare = (to - from) % 4 == 2 ? 0b1111 : (to - from) % 4 == 3 ? 0b11 : 0;
+    int last = ALPHABET.indexOf(ascii[to - 1]);
+    if (last >= 0 && (last & spare) != 0) {
+      throw new IllegalArgumentException("a part's last character has bits that encode nothing");
+    }
     ByteBuffer bytes = BASE64URL.decode(ByteBuffer.wrap(ascii, from, to - from));
     return bytes.remaining() == bytes.array().length
         ? bytes.array()
@@ -115,7 +153,7 @@ final class CompactJws {
   private static String keyId(byte[] header) {
     String alg = null;
     String kid = null;
-    try (JsonParser json = JSON.createParser(header)) {
+    try (JsonParser json = STRICT_JSON.createParser(json(header))) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw invalid("the header is not a JSON object");
       }

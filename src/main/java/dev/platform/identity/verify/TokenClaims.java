@@ -28,6 +28,10 @@ final class TokenClaims {
   List<String> scopes = List.of();
   List<String> accessibleOrgs = List.of();
   ChannelPermissions channelPermissions;
+
+  /** Whether {@code channel_permissions} is there, even as null: then the alias is not read. */
+  boolean channelPermissionsNamed;
+
   ChannelPermissions channelAlias;
 
   /** Seconds since 1970, or null when the claim is absent. */
@@ -51,7 +55,7 @@ final class TokenClaims {
    */
   static TokenClaims read(byte[] payload) {
     TokenClaims claims = new TokenClaims();
-    try (JsonParser json = CompactJws.JSON.createParser(payload)) {
+    try (JsonParser json = CompactJws.JSON.createParser(CompactJws.json(payload))) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw invalid("the payload is not a JSON object");
       }
@@ -119,6 +123,7 @@ final class TokenClaims {
           }
           case "channel_permissions" -> {
             channelPermissions = channels(json, value, name);
+            channelPermissionsNamed = true;
             yield 1 << 11;
           }
           case "cs_permissions" -> {

@@ -33,9 +33,9 @@ public final class VerifiedToken {
     accessibleOrgs = claims.accessibleOrgs;
     tokenType = claims.tokenType;
     channelPermissions =
-        claims.channelPermissions != null
-            ? claims.channelPermissions
-            : claims.channelAlias != null ? claims.channelAlias : ChannelPermissions.NONE;
+        Objects.requireNonNullElse(
+            claims.channelPermissionsNamed ? claims.channelPermissions : claims.channelAlias,
+            ChannelPermissions.NONE);
     expiresAt = Instant.ofEpochSecond(claims.expiresAt);
     issuedAt = claims.issuedAt == null ? null : Instant.ofEpochSecond(claims.issuedAt);
     tokenId = claims.tokenId;

@@ -137,4 +137,15 @@ class BearerVerifierJsonTest {
 
     assertEquals("invalid token", refusal(token));
   }
+
+  @Test
+  void whenChannelPermissionsIsNullThenTheAliasIsNotRead() {
+    String channels = ",\"channel_permissions\":null,\"cs_permissions\":{\"publish\":[\"a.*\"]}";
+
+    assertEquals(
+        ChannelPermissions.NONE,
+        verifier
+            .verifyToken(signed(HEADER, "{" + CLAIMS + channels + "}"), List.of())
+            .channelPermissions());
+  }
 }

@@ -12,19 +12,28 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.Method;
 import java.security.Principal;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A JAX-RS filter that lets through only requests whose bearer token {@link BearerVerifier} accepts
- * with the scopes that {@link RequireScopes} asks of the matched resource class and method (SPEC
- * 5.4). It runs for those resources only, at {@link Priorities#AUTHENTICATION}. Register one
- * instance: {@code resourceConfig.register(new BearerTokenFilter(verifier))}.
+ * with the scopes that {@link RequireScopes} asks of what the runtime matched (SPEC 5.4): the
+ * resource method and every method it overrides or implements, its class with the superclasses and
+ * interfaces, and every resource the request passed through to reach it (a sub-resource locator's
+ * class). The scopes of all of them together are required. A request whose match carries no
+ * {@code @RequireScopes} anywhere passes unchecked. It runs at {@link Priorities#AUTHENTICATION} on
+ * every matched request, and reads the annotations itself rather than relying on name binding,
+ * whose rules (interfaces, inherited methods, sub-resources) would leave some annotated methods
+ * unchecked or checked with fewer scopes. Register one instance: {@code resourceConfig.register(new
+ * BearerTokenFilter(verifier))}.
  *
  * <p>A passed request carries the {@code VerifiedToken} in the property {@link #VERIFIED_TOKEN},
  * and its {@code SecurityContext} has a {@link ClientPrincipal} named for the client id, {@code
@@ -34,7 +43,6 @@ import java.util.stream.Stream;
  * {@code {success: false, message}}, or 503 when the token could not be checked ({@link
  * BearerCheck#of}).
  */
-@RequireScopes
 @Priority(Priorities.AUTHENTICATION)
 public final class BearerTokenFilter implements ContainerRequestFilter {
   /** The request property that holds the {@code VerifiedToken} of a passed request. */
@@ -51,9 +59,13 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
 
   @Override
   public void filter(ContainerRequestContext request) {
+    Optional<Set<String>> scopes = requiredScopes(request);
+    if (scopes.isEmpty()) {
+      return; // nothing matched asks for a token
+    }
     List<String> headers = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
     BearerCheck check =
-        BearerCheck.of(verifier, headers == null ? List.of() : headers, requiredScopes());
+        BearerCheck.of(verifier, headers == null ? List.of() : headers, scopes.get());
     if (check instanceof BearerCheck.Passed passed) {
       request.setProperty(VERIFIED_TOKEN, passed.token());
       boolean secure = request.getSecurityContext().isSecure();
@@ -63,15 +75,74 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
     }
   }
 
-  /** The scopes of the matched class and method together (see {@link RequireScopes}). */
-  private Set<String> requiredScopes() {
+  /**
+   * The scopes of every {@link RequireScopes} on what was matched, or empty when there is none (see
+   * the class comment). Per class and method, found once.
+   */
+  private Optional<Set<String>> requiredScopes(ContainerRequestContext request) {
+    List<RequireScopes> found = new ArrayList<>();
+    Method method = resource.getResourceMethod();
+    Class<?> type = resource.getResourceClass();
+    if (method != null) {
+      found.addAll(METHODS.computeIfAbsent(method, BearerTokenFilter::onMethod));
+    }
+    if (type != null) {
+      found.addAll(TYPES.computeIfAbsent(type, BearerTokenFilter::onType));
+    }
+    for (Object matched : request.getUriInfo().getMatchedResources()) {
+      found.addAll(TYPES.computeIfAbsent(matched.getClass(), BearerTokenFilter::onType));
+    }
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
     Set<String> scopes = new LinkedHashSet<>();
-    Stream.of(resource.getResourceClass(), resource.getResourceMethod())
+    found.forEach(annotation -> scopes.addAll(List.of(annotation.value())));
+    return Optional.of(scopes);
+  }
+
+  /** Annotations by method and by class: found once, as reflection over a hierarchy is slow. */
+  private static final Map<Method, List<RequireScopes>> METHODS = new ConcurrentHashMap<>();
+
+  private static final Map<Class<?>, List<RequireScopes>> TYPES = new ConcurrentHashMap<>();
+
+  /** On {@code method} and every method of a supertype it overrides or implements. */
+  private static List<RequireScopes> onMethod(Method method) {
+    List<RequireScopes> found = new ArrayList<>();
+    for (Class<?> type : supertypes(method.getDeclaringClass())) {
+      try {
+        RequireScopes annotation =
+            type.getDeclaredMethod(method.getName(), method.getParameterTypes())
+                .getAnnotation(RequireScopes.class);
+        if (annotation != null) {
+          found.add(annotation);
+        }
+      } catch (NoSuchMethodException e) {
+        // this supertype does not declare it
+      }
+    }
+    return List.copyOf(found);
+  }
+
+  /** On {@code type}, its superclasses and every interface it implements. */
+  private static List<RequireScopes> onType(Class<?> type) {
+    return supertypes(type).stream()
+        .map(supertype -> supertype.getDeclaredAnnotation(RequireScopes.class))
         .filter(Objects::nonNull)
-        .map((AnnotatedElement element) -> element.getAnnotation(RequireScopes.class))
-        .filter(Objects::nonNull)
-        .forEach(annotation -> scopes.addAll(List.of(annotation.value())));
-    return scopes;
+        .toList();
+  }
+
+  /** {@code type}, its superclasses and all their interfaces, each once. */
+  private static Set<Class<?>> supertypes(Class<?> type) {
+    Set<Class<?>> all = new LinkedHashSet<>();
+    List<Class<?>> next = new ArrayList<>(List.of(type));
+    while (!next.isEmpty()) {
+      Class<?> current = next.remove(0);
+      if (current != null && current != Object.class && all.add(current)) {
+        next.add(current.getSuperclass());
+        next.addAll(List.of(current.getInterfaces()));
+      }
+    }
+    return all;
   }
 
   private static Response answer(BearerCheck.Refused refused) {

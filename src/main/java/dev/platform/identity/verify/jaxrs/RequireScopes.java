@@ -14,9 +14,13 @@ import java.lang.annotation.Target;
  * the token needs the scopes of both: a method can add to its class's scopes, never drop them.
  * {@code @RequireScopes} with no scope asks for a valid token only.
  *
- * <p>It is a JAX-RS name binding, so it counts where the runtime reads name bindings: on the
- * resource class (and, being {@link Inherited}, on its subclasses) and on the resource method. An
- * interface's annotations are not read; put it on the class.
+ * <p>{@link BearerTokenFilter} reads it wherever it stands on what the runtime matched: the
+ * resource method or a method it overrides or implements (in a superclass or an interface), the
+ * resource class, its superclasses or interfaces, and the class of a sub-resource locator the
+ * request passed through. It is also a JAX-RS name binding, for filters of the application's own;
+ * the ready-made filter does not rely on name binding, whose rules would miss some of those places.
+ * On a sub-resource locator method itself it is not read: put it on the locator's class or on the
+ * sub-resource.
  */
 @NameBinding
 @Documented

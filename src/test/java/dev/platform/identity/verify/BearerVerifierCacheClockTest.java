@@ -18,8 +18,11 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Review of issue 23: what a cache hit must not skip, and what a forger can do to the cache. */
-class ReviewCacheTest {
+/**
+ * The attacker review of issue 23: what a cache hit must not skip, and what a forger can do to the
+ * cache.
+ */
+class BearerVerifierCacheClockTest {
   private static final KeyPair KEYS = TestTokens.rsaKeyPair();
   private static final KeyPair FOREIGN_KEYS = TestTokens.rsaKeyPair();
 
@@ -39,9 +42,10 @@ class ReviewCacheTest {
   }
 
   /**
-   * FAILS: the cold path refuses an exp further ahead than the longest lifetime plus the skew; a
-   * hit does not check it again, so after the clock steps back an hour a remembered token (here
-   * without nbf, which would otherwise catch part of it) passes that a fresh verifier refuses.
+   * Found by the attacker review, fixed since: the cold path refuses an exp further ahead than the
+   * longest lifetime plus the skew; a hit does not check it again, so after the clock steps back an
+   * hour a remembered token (here without nbf, which would otherwise catch part of it) passes that
+   * a fresh verifier refuses.
    */
   @Test
   void whenTheClockStepsBackThenAHitStillBoundsExpByTheLongestLifetime() {
@@ -57,10 +61,10 @@ class ReviewCacheTest {
   }
 
   /**
-   * FAILS: the cache's ticker reads {@code builder.clock}, not the verifier's own clock, so a
-   * second verifier built from the same builder with another clock moves the first one's cache time
-   * (here it stops it: the first verifier's entries never leave memory). It also keeps the builder
-   * reachable.
+   * Found by the attacker review, fixed since: the cache's ticker reads {@code builder.clock}, not
+   * the verifier's own clock, so a second verifier built from the same builder with another clock
+   * moves the first one's cache time (here it stops it: the first verifier's entries never leave
+   * memory). It also keeps the builder reachable.
    */
   @Test
   void whenTheBuilderIsReusedThenTheFirstVerifiersCacheKeepsItsOwnClock() {

@@ -7,10 +7,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Review of issue 23: spellings of a non-loopback (or not plainly loopback) http host beyond those
- * of {@code HttpsOnlyTest}; each is refused.
+ * The attacker review of issue 23: spellings of a non-loopback (or not plainly loopback) http host
+ * beyond those of {@code HttpsOnlyTest}; each is refused.
  */
-class ReviewHttpsOnlyTest {
+class HttpsOnlySpellingsTest {
   @ParameterizedTest
   @ValueSource(
       strings = {

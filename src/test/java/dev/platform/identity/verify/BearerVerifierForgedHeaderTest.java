@@ -15,12 +15,12 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of issue 23: the header is read before the signature is checked, so a forger chooses its
- * bytes. Whatever they are (deep nesting, huge numbers and names, UTF-16/32 and BOM prefixes,
- * random bytes), the verifier answers with a {@link BearerTokenException} and never accepts: any
- * other exception would be a 500 in the service and a 503 in the ready-made filters.
+ * The attacker review of issue 23: the header is read before the signature is checked, so a forger
+ * chooses its bytes. Whatever they are (deep nesting, huge numbers and names, UTF-16/32 and BOM
+ * prefixes, random bytes), the verifier answers with a {@link BearerTokenException} and never
+ * accepts: any other exception would be a 500 in the service and a 503 in the ready-made filters.
  */
-class ReviewForgedHeaderTest {
+class BearerVerifierForgedHeaderTest {
   static final KeyPair KEYS = TestTokens.rsaKeyPair();
   static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 

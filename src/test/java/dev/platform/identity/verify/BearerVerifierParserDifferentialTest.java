@@ -20,11 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Review of issue 23: tokens signed by the right key whose bytes the JJWT-based verifier of f4e191d
- * refused. The failing ones are accepted by the streaming reader (a parser differential that needs
- * the issuer's signature); the passing ones pin what it already refuses.
+ * The attacker review of issue 23: tokens signed by the right key whose bytes the JJWT-based
+ * verifier of f4e191d refused. The failing ones are accepted by the streaming reader (a parser
+ * differential that needs the issuer's signature); the passing ones pin what it already refuses.
  */
-class ReviewParserDifferentialTest {
+class BearerVerifierParserDifferentialTest {
   private static final KeyPair KEYS = TestTokens.rsaKeyPair();
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
   private static final String HEADER =
@@ -87,8 +87,9 @@ class ReviewParserDifferentialTest {
   }
 
   /**
-   * FAILS: Jackson's byte reader detects the encoding (BOM, UTF-16, UTF-32) where JJWT read UTF-8
-   * only; RFC 7515/7519 say UTF-8. The old verifier answered "invalid token" to each.
+   * Found by the attacker review, fixed since: Jackson's byte reader detects the encoding (BOM,
+   * UTF-16, UTF-32) where JJWT read UTF-8 only; RFC 7515/7519 say UTF-8. The old verifier answered
+   * "invalid token" to each.
    */
   @ParameterizedTest
   @ValueSource(
@@ -115,8 +116,9 @@ class ReviewParserDifferentialTest {
   }
 
   /**
-   * FAILS: CompactJws's class comment says "a member named twice is refused, in the header and in
-   * the claims", and JJWT refused it; the header reader refuses only alg and kid twice.
+   * Found by the attacker review, fixed since: CompactJws's class comment says "a member named
+   * twice is refused, in the header and in the claims", and JJWT refused it; the header reader
+   * refuses only alg and kid twice.
    */
   @Test
   void whenAHeaderMemberIsNamedTwiceThenInvalid() {
@@ -126,9 +128,10 @@ class ReviewParserDifferentialTest {
   }
 
   /**
-   * FAILS: java.util.Base64 ignores the unused low bits of the last character, so each genuine
-   * token is accepted under 16 spellings (4 spare bits for a 2048-bit signature), each a cache
-   * entry of its own. Not new (JJWT took them too), but the cache now multiplies it.
+   * Found by the attacker review, fixed since: java.util.Base64 ignores the unused low bits of the
+   * last character, so each genuine token is accepted under 16 spellings (4 spare bits for a
+   * 2048-bit signature), each a cache entry of its own. Not new (JJWT took them too), but the cache
+   * now multiplies it.
    */
   @Test
   void whenTheSignatureIsSpelledWithOtherTrailingBitsThenRefused() {

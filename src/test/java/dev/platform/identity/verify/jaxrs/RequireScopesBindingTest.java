@@ -27,12 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Review of issue 23: where Jersey binds {@link BearerTokenFilter} by an {@link RequireScopes} that
- * the filter itself does not read, the filter runs with fewer scopes than the annotation asks, or
- * not at all. Each resource here answers "SECRET" and needs {@code admin:secret}; a token with
- * another scope must get 403, a request without a token 401.
+ * The attacker review of issue 23: where Jersey binds {@link BearerTokenFilter} by an {@link
+ * RequireScopes} that the filter itself does not read, the filter runs with fewer scopes than the
+ * annotation asks, or not at all. Each resource here answers "SECRET" and needs {@code
+ * admin:secret}; a token with another scope must get 403, a request without a token 401.
  */
-class ReviewNameBindingTest {
+class RequireScopesBindingTest {
   private static final KeyPair KEYS = TestTokens.rsaKeyPair();
   private static EmbeddedTomcat tomcat;
 
@@ -67,9 +67,9 @@ class ReviewNameBindingTest {
   }
 
   /**
-   * FAILS: Jersey binds the filter by the interface method's annotation (a token is needed: 401
-   * without one), but the filter reads the implementing method, which has none, so any valid token
-   * passes whatever its scopes.
+   * Found by the attacker review, fixed since: Jersey binds the filter by the interface method's
+   * annotation (a token is needed: 401 without one), but the filter reads the implementing method,
+   * which has none, so any valid token passes whatever its scopes.
    */
   @Test
   void whenTheScopeIsOnTheInterfaceMethodThenATokenWithoutItIsForbidden() throws IOException {
@@ -77,7 +77,10 @@ class ReviewNameBindingTest {
     assertForbidden(tomcat.get("/api/iface/secret", bearer("other:x")));
   }
 
-  /** FAILS: the same with JAX-RS annotation inheritance from a superclass method. */
+  /**
+   * Found by the attacker review, fixed since: the same with JAX-RS annotation inheritance from a
+   * superclass method.
+   */
   @Test
   void whenTheScopeIsOnTheOverriddenSuperclassMethodThenATokenWithoutItIsForbidden()
       throws IOException {
@@ -86,8 +89,8 @@ class ReviewNameBindingTest {
   }
 
   /**
-   * FAILS: the locator's class asks for {@code admin:secret}; the filter reads only the
-   * sub-resource's class and method, so {@code sub:read} alone passes.
+   * Found by the attacker review, fixed since: the locator's class asks for {@code admin:secret};
+   * the filter reads only the sub-resource's class and method, so {@code sub:read} alone passes.
    */
   @Test
   void whenASubResourceLocatorsClassNeedsAScopeThenTheSubResourceNeedsItToo() throws IOException {
@@ -95,8 +98,9 @@ class ReviewNameBindingTest {
   }
 
   /**
-   * FAILS: the sub-resource has no annotation of its own, so the filter is not bound at all and an
-   * anonymous request gets the secret, though the class that routes to it is annotated.
+   * Found by the attacker review, fixed since: the sub-resource has no annotation of its own, so
+   * the filter is not bound at all and an anonymous request gets the secret, though the class that
+   * routes to it is annotated.
    */
   @Test
   void whenASubResourceHasNoAnnotationOfItsOwnThenItIsStillGuarded() throws IOException {
