@@ -8,10 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.Signature;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,17 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class BearerVerifierJsonTest {
   private static final KeyPair KEYS = TestTokens.rsaKeyPair();
-  private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
-  private static final String HEADER =
-      "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"typ\":\"JWT\"}";
+  private static final String HEADER = TestTokens.HEADER_JSON;
 
-  /** Valid at {@link TestTokens#NOW}: exp is an hour later, 2025-03-01T13:00:00Z. */
-  private static final String CLAIMS =
-      "\"iss\":\""
-          + ISSUER
-          + "\",\"client_id\":\""
-          + CLIENT_ID
-          + "\",\"exp\":1740834000,\"scopes\":[\"catalog:*\"]";
+  private static final String CLAIMS = TestTokens.CLAIMS_JSON;
 
   private final BearerVerifier verifier =
       BearerVerifier.builder()
@@ -45,18 +34,10 @@ class BearerVerifierJsonTest {
 
   /** {@code header} and {@code payload}, as written, signed RS256 by the verifier's key. */
   private static String signed(String header, String payload) {
-    String input =
-        BASE64URL.encodeToString(header.getBytes(StandardCharsets.UTF_8))
-            + "."
-            + BASE64URL.encodeToString(payload.getBytes(StandardCharsets.UTF_8));
-    try {
-      Signature rsa = Signature.getInstance("SHA256withRSA");
-      rsa.initSign(KEYS.getPrivate());
-      rsa.update(input.getBytes(StandardCharsets.US_ASCII));
-      return input + "." + BASE64URL.encodeToString(rsa.sign());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return TestTokens.signedBytes(
+        header.getBytes(StandardCharsets.UTF_8),
+        payload.getBytes(StandardCharsets.UTF_8),
+        KEYS.getPrivate());
   }
 
   private String refusal(String token) {

@@ -9,10 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.Signature;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -26,15 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class BearerVerifierParserDifferentialTest {
   private static final KeyPair KEYS = TestTokens.rsaKeyPair();
-  private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
-  private static final String HEADER =
-      "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"typ\":\"JWT\"}";
-  private static final String CLAIMS =
-      "\"iss\":\""
-          + ISSUER
-          + "\",\"client_id\":\""
-          + CLIENT_ID
-          + "\",\"exp\":1740834000,\"scopes\":[\"catalog:*\"]";
+  private static final String HEADER = TestTokens.HEADER_JSON;
+  private static final String CLAIMS = TestTokens.CLAIMS_JSON;
   private static final String PAYLOAD = "{" + CLAIMS + "}";
   private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
@@ -46,15 +36,7 @@ class BearerVerifierParserDifferentialTest {
           .build();
 
   private static String signed(byte[] header, byte[] payload) {
-    String input = BASE64URL.encodeToString(header) + "." + BASE64URL.encodeToString(payload);
-    try {
-      Signature rsa = Signature.getInstance("SHA256withRSA");
-      rsa.initSign(KEYS.getPrivate());
-      rsa.update(input.getBytes(StandardCharsets.US_ASCII));
-      return input + "." + BASE64URL.encodeToString(rsa.sign());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return TestTokens.signedBytes(header, payload, KEYS.getPrivate());
   }
 
   private static byte[] utf8(String text) {

@@ -2,14 +2,17 @@ package dev.platform.identity.verify;
 
 import io.jsonwebtoken.JwtBuilder;
 import io.jsonwebtoken.Jwts;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +31,21 @@ public final class TestTokens {
   public static final Instant ISSUED_AT = NOW.minus(Duration.ofMinutes(10));
   public static final Instant EXPIRES_AT = ISSUED_AT.plus(Duration.ofHours(24));
   public static final List<String> SCOPES = List.of("catalog:products.view", "marketing:*");
+
+  /** A header as the issuer writes it, for tokens written by hand. */
+  public static final String HEADER_JSON =
+      "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"typ\":\"JWT\"}";
+
+  /**
+   * The members of a small claims object valid at {@link #NOW} (exp an hour later,
+   * 2025-03-01T13:00:00Z), without braces, so a test can add to them.
+   */
+  public static final String CLAIMS_JSON =
+      "\"iss\":\""
+          + ISSUER
+          + "\",\"client_id\":\""
+          + CLIENT_ID
+          + "\",\"exp\":1740834000,\"scopes\":[\"catalog:*\"]";
 
   private TestTokens() {}
 
@@ -76,6 +94,20 @@ public final class TestTokens {
   /** {@code token} signed RS256 with {@code key}. */
   public static String signed(JwtBuilder token, PrivateKey key) {
     return token.signWith(key, Jwts.SIG.RS256).compact();
+  }
+
+  /** {@code header} and {@code payload}, byte for byte, signed RS256 with {@code key}. */
+  public static String signedBytes(byte[] header, byte[] payload, PrivateKey key) {
+    Base64.Encoder base64url = Base64.getUrlEncoder().withoutPadding();
+    String input = base64url.encodeToString(header) + "." + base64url.encodeToString(payload);
+    try {
+      Signature rsa = Signature.getInstance("SHA256withRSA");
+      rsa.initSign(key);
+      rsa.update(input.getBytes(StandardCharsets.US_ASCII));
+      return input + "." + base64url.encodeToString(rsa.sign());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   public static Date secondsFromNow(long seconds) {
