@@ -6,6 +6,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.NamedQuery;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.interfaces.RSAPublicKey;
@@ -229,16 +230,28 @@ public class SigningKey {
         createdAt);
   }
 
-  /** The public key, decoded from its stored X.509 form. */
+  /**
+   * The public key, decoded from its stored X.509 form once per loaded row: {@code BearerVerifier}
+   * asks for it on every administration, console and metrics request, cache hit or not (issue 23).
+   */
   RSAPublicKey rsaPublicKey() {
-    try {
-      return (RSAPublicKey)
-          KeyFactory.getInstance("RSA")
-              .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(publicKey)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("signing key " + kid + " has an unreadable public key", e);
+    RSAPublicKey decoded = rsaPublicKey;
+    if (decoded == null) {
+      try {
+        decoded =
+            (RSAPublicKey)
+                KeyFactory.getInstance("RSA")
+                    .generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(publicKey)));
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("signing key " + kid + " has an unreadable public key", e);
+      }
+      rsaPublicKey = decoded;
     }
+    return decoded;
   }
+
+  /** {@link #rsaPublicKey()}, once decoded; the stored text never changes. */
+  @Transient private volatile RSAPublicKey rsaPublicKey;
 
   /** The private key as stored: encrypted. */
   SealedKey sealedPrivateKey() {

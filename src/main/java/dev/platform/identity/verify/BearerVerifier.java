@@ -239,12 +239,13 @@ public final class BearerVerifier {
     if (key == null
         || !signatures.verify(
             jws.kid(), key, jws.signingInput(), jws.signingInputLength(), jws.signature())) {
-      throw invalid("no key for the kid, or the signature does not verify");
+      throw UnauthenticatedException.invalid(
+          "no key for the kid, or the signature does not verify");
     }
     TokenClaims claims = TokenClaims.read(jws.payload());
     long now = clock.millis();
     if (claims.expiresAt == null) { // Step 1: a token that never expires is not ours.
-      throw invalid("no exp claim");
+      throw UnauthenticatedException.invalid("no exp claim");
     }
     long expires = claims.expiresAt * 1000;
     if (now - skewMillis > expires) { // Step 1, as JJWT decided it: exp plus the skew is past.
@@ -254,14 +255,14 @@ public final class BearerVerifier {
     }
     long notBefore = claims.notBefore == null ? Long.MIN_VALUE : claims.notBefore * 1000;
     if (now + skewMillis < notBefore) {
-      throw invalid("not before " + claims.notBefore);
+      throw UnauthenticatedException.invalid("not before " + claims.notBefore);
     }
     if (expires > now + latestExpiryMillis) {
       // Step 1: no token of ours lives that long; an exp in milliseconds would pass for millennia.
-      throw invalid("exp beyond the longest token lifetime");
+      throw UnauthenticatedException.invalid("exp beyond the longest token lifetime");
     }
     if (!issuer.equals(claims.issuer)) { // Step 3
-      throw invalid("wrong issuer");
+      throw UnauthenticatedException.invalid("wrong issuer");
     }
     Verified verified = new Verified(claims.verifiedToken(), jws.kid(), key, notBefore, expires);
     lastHeader.lazySet(jws.header());
@@ -272,11 +273,6 @@ public final class BearerVerifier {
   private PublicKey located(String kid) {
     Optional<PublicKey> key = keys.find(kid);
     return Objects.requireNonNull(key, "PublicKeyLocator.find returned null").orElse(null);
-  }
-
-  private static UnauthenticatedException invalid(String reason) {
-    return UnauthenticatedException.of(
-        UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException(reason));
   }
 
   /** How many verified tokens the cache holds now, after its pending upkeep; for tests. */

@@ -108,7 +108,7 @@ final class CompactJws {
           signature);
     } catch (IllegalArgumentException e) { // a character outside base64url, or a dangling one
       throw COMPACT.matcher(token).matches()
-          ? invalid("a part is not base64url")
+          ? UnauthenticatedException.invalid("a part is not base64url")
           : UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
     }
   }
@@ -120,11 +120,11 @@ final class CompactJws {
    */
   static byte[] json(byte[] part) {
     if (part.length == 0 || part[0] != '{') {
-      throw invalid("a part is not a JSON object in UTF-8");
+      throw UnauthenticatedException.invalid("a part is not a JSON object in UTF-8");
     }
     for (int i = 1; i < Math.min(4, part.length); i++) {
       if (part[i] == 0) { // how Jackson tells UTF-16 and UTF-32 from UTF-8
-        throw invalid("a part is not a JSON object in UTF-8");
+        throw UnauthenticatedException.invalid("a part is not a JSON object in UTF-8");
       }
     }
     return part;
@@ -155,49 +155,45 @@ final class CompactJws {
     String kid = null;
     try (JsonParser json = STRICT_JSON.createParser(json(header))) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
-        throw invalid("the header is not a JSON object");
+        throw UnauthenticatedException.invalid("the header is not a JSON object");
       }
       for (String name = json.nextFieldName(); name != null; name = json.nextFieldName()) {
         JsonToken value = json.nextToken();
         switch (name) {
           case "alg" -> alg = once(alg, text(json, value, name), name);
           case "kid" -> kid = once(kid, text(json, value, name), name);
-          case "crit", "zip", "enc" -> throw invalid("the header has " + name);
+          case "crit", "zip", "enc" ->
+              throw UnauthenticatedException.invalid("the header has " + name);
           default -> json.skipChildren();
         }
       }
       if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
-        throw invalid("the header is not one JSON object");
+        throw UnauthenticatedException.invalid("the header is not one JSON object");
       }
     } catch (IOException e) { // not JSON
       throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
     }
     if (!BearerVerifier.ALGORITHM.equals(alg)) { // the algorithm is ours to choose, not the token's
-      throw invalid("alg is not " + BearerVerifier.ALGORITHM);
+      throw UnauthenticatedException.invalid("alg is not " + BearerVerifier.ALGORITHM);
     }
     if (kid == null || kid.isEmpty()) {
-      throw invalid("no kid");
+      throw UnauthenticatedException.invalid("no kid");
     }
     return kid;
   }
 
   private static String once(String before, String value, String name) {
     if (before != null) {
-      throw invalid(name + " is named twice");
+      throw UnauthenticatedException.invalid(name + " is named twice");
     }
     return value;
   }
 
   private static String text(JsonParser json, JsonToken value, String name) throws IOException {
     if (value != JsonToken.VALUE_STRING) {
-      throw invalid(name + " is not a string");
+      throw UnauthenticatedException.invalid(name + " is not a string");
     }
     return json.getText();
-  }
-
-  private static UnauthenticatedException invalid(String reason) {
-    return UnauthenticatedException.of(
-        UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException(reason));
   }
 
   /** The header's {@code kid}, never empty. */

@@ -57,13 +57,13 @@ final class TokenClaims {
     TokenClaims claims = new TokenClaims();
     try (JsonParser json = CompactJws.JSON.createParser(CompactJws.json(payload))) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
-        throw invalid("the payload is not a JSON object");
+        throw UnauthenticatedException.invalid("the payload is not a JSON object");
       }
       for (String name = json.nextFieldName(); name != null; name = json.nextFieldName()) {
         claims.member(name, json.nextToken(), json);
       }
       if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
-        throw invalid("the payload is not one JSON object");
+        throw UnauthenticatedException.invalid("the payload is not one JSON object");
       }
     } catch (IOException e) { // not JSON
       throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
@@ -136,7 +136,7 @@ final class TokenClaims {
           }
         };
     if ((read & bit) != 0) {
-      throw invalid(name + " is named twice");
+      throw UnauthenticatedException.invalid(name + " is named twice");
     }
     read |= bit;
   }
@@ -149,10 +149,10 @@ final class TokenClaims {
    */
   VerifiedToken verifiedToken() {
     if (wrongType != null) {
-      throw invalid("claim " + wrongType);
+      throw UnauthenticatedException.invalid("claim " + wrongType);
     }
     if (clientId == null && subject == null) {
-      throw invalid("claim neither client_id nor sub");
+      throw UnauthenticatedException.invalid("claim neither client_id nor sub");
     }
     return VerifiedToken.from(this);
   }
@@ -166,7 +166,7 @@ final class TokenClaims {
     if (value == JsonToken.VALUE_NULL) {
       return null;
     }
-    throw invalid(name + " is not a string");
+    throw UnauthenticatedException.invalid(name + " is not a string");
   }
 
   private String string(JsonParser json, JsonToken value, String name) throws IOException {
@@ -248,7 +248,7 @@ final class TokenClaims {
             }
           };
       if ((seen & bit) != 0) {
-        throw invalid(name + "." + action + " is named twice");
+        throw UnauthenticatedException.invalid(name + "." + action + " is named twice");
       }
       seen |= bit;
     }
@@ -259,10 +259,5 @@ final class TokenClaims {
     if (wrongType == null) {
       wrongType = reason;
     }
-  }
-
-  private static UnauthenticatedException invalid(String reason) {
-    return UnauthenticatedException.of(
-        UnauthenticatedException.INVALID_TOKEN, new IllegalArgumentException(reason));
   }
 }

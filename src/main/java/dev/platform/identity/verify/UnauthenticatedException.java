@@ -41,6 +41,11 @@ public final class UnauthenticatedException extends BearerTokenException {
     return new UnauthenticatedException(message, true, cause);
   }
 
+  /** "invalid token", with {@code reason} kept as the cause, for the server's log only. */
+  static UnauthenticatedException invalid(String reason) {
+    return of(INVALID_TOKEN, new IllegalArgumentException(reason));
+  }
+
   /** SPEC 7.2: the client must get a new token, which 401 says (RFC 6750 §3.1). */
   @Override
   public int status() {
