@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.hsm.SoftHsm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -222,6 +223,48 @@ class PayaraMicroIT {
     Script fixed = awaitReady();
     assertEquals(0, fixed.exitCode(), fixed.output());
     System.out.println("await-ready.sh after the fix: " + fixed.output());
+  }
+
+  /**
+   * Issue 24: docs/deploying-payara.md "Keys in an HSM": a SoftHSM2 token of this test's own,
+   * {@code SOFTHSM2_CONF} in Payara's environment, the label's JVM option on its command line,
+   * {@code web-production.xml} with {@code pkcs11}, the token's label and an owner-only PIN file. A
+   * token is signed by a key that is listed and lives in the token; the PIN is in no log.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "identity.softhsm.library", matches = ".+")
+  @Timeout(value = 480, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenTheKeysAreInSoftHsmThenTokensAreSignedByAKeyInTheToken() throws Exception {
+    HsmSmoke hsm = HsmSmoke.in(base.resolve("softhsm"), "identity");
+    Path pin = secrets.resolve("pkcs11-pin");
+    HsmSmoke.pinFile(pin);
+    Files.writeString(
+        base.resolve("web-production.xml"),
+        ConfExample.of("web-production.xml", webXml(issuer()))
+            .replace(entry("identity/keyStore", "database"), entry("identity/keyStore", "pkcs11"))
+            .replace(
+                entry("identity/pkcs11Library", ""),
+                entry("identity/pkcs11Library", hsm.library.toString()))
+            .replace(
+                entry("identity/pkcs11TokenLabel", ""),
+                entry("identity/pkcs11TokenLabel", hsm.token.label()))
+            .replace(entry("identity/pkcs11PinFile", ""), entry("identity/pkcs11PinFile", pin + ""))
+            .text());
+    List<String> command = new ArrayList<>(command());
+    command.add(1, HsmSmoke.ADD_EXPORTS); // before -jar, as the doc's start has it
+    Http http = server.start(command, hsm.hsm.environment(), log("server.log"), START);
+    assertEquals(0, awaitReady().exitCode(), "await-ready.sh once the service is ready");
+
+    Map<String, String> admin = bootstrapAdministrator();
+    String id = admin.get("client_id");
+    String secret = admin.get("client_secret");
+    String kid = hsm.assertSignedInTheToken(new SmokeSuite(http, id, secret), http, id, secret);
+    assertFalse(
+        Files.readString(log("server.log"), StandardCharsets.ISO_8859_1).contains(SoftHsm.PIN),
+        "the PIN in server.log");
+    System.out.printf(
+        "Payara Micro with keyStore pkcs11 on SoftHSM2 (label %s): kid %s in the token%n",
+        hsm.token.label(), kid);
   }
 
   /** README's wait: conf/payara/await-ready.sh run by sh on this server and its log. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real server distribution run with a production example: a fresh PostgreSQL database, a free
@@ -53,7 +54,14 @@ final class ProductionServer implements AutoCloseable {
   /** Starts {@code command}, its console in {@code log}; returns a client once it is ready. */
   Http start(List<String> command, Path log, Duration deadline)
       throws IOException, InterruptedException {
-    launch(command, log);
+    return start(command, Map.of(), log, deadline);
+  }
+
+  /** The same, with {@code environment} added to the server's. */
+  Http start(List<String> command, Map<String, String> environment, Path log, Duration deadline)
+      throws IOException, InterruptedException {
+    ready = null;
+    process = ServerProcess.start(name, command, environment, log);
     ready = process.awaitReady(URI.create("http://127.0.0.1:" + port), deadline);
     return new Http(new URL("http://127.0.0.1:" + port + "/"));
   }

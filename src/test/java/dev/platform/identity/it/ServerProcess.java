@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,12 +33,19 @@ final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code command} with its output (stdout and stderr) appended to {@code log}. */
   static ServerProcess start(String name, List<String> command, Path log) throws IOException {
-    Process process =
+    return start(name, command, Map.of(), log);
+  }
+
+  /** The same, with {@code environment} added to this process's (SoftHSM2's SOFTHSM2_CONF). */
+  static ServerProcess start(
+      String name, List<String> command, Map<String, String> environment, Path log)
+      throws IOException {
+    ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    return new ServerProcess(name, process, log);
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().putAll(environment);
+    return new ServerProcess(name, builder.start(), log);
   }
 
   /** The path to the running JDK's {@code java}. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.hsm.SoftHsm;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URL;
@@ -152,6 +153,66 @@ class TomcatDistributionIT {
     System.out.printf(
         "Tomcat %s with a wrong issuer: the README's wait failed after %d ms%n",
         VERSION, millis(start, failed));
+  }
+
+  /**
+   * Issue 24: docs/deploying-tomcat.md "Keys in an HSM" on the same distribution: a SoftHSM2 token
+   * of this test's own, its {@code SOFTHSM2_CONF} through the doc's {@code setenv.sh} block, {@code
+   * context-production.xml} with {@code pkcs11}, the slot and an owner-only PIN file. A token is
+   * signed by a key that is listed and lives in the token; the PIN is in no log.
+   */
+  @Test
+  @EnabledIfSystemProperty(named = "identity.softhsm.library", matches = ".+")
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenTheKeysAreInSoftHsmThenTokensAreSignedByAKeyInTheToken() throws Exception {
+    install("http://127.0.0.1:" + port);
+    HsmSmoke hsm = HsmSmoke.in(folder.resolve("softhsm"), "identity");
+    Path pin = catalina.resolve("conf/identity/pkcs11-pin");
+    HsmSmoke.pinFile(pin);
+    Path context = catalina.resolve("conf/Catalina/localhost/ROOT.xml");
+    Files.writeString(
+        context,
+        ConfExample.of("the installed ROOT.xml", Files.readString(context))
+            .replace(environment("keyStore", "database"), environment("keyStore", "pkcs11"))
+            .replace(
+                environment("pkcs11Library", ""),
+                environment("pkcs11Library", hsm.library.toString()))
+            .replace(
+                environment("pkcs11Slot", ""),
+                environment("pkcs11Slot", Long.toString(hsm.token.slot())))
+            .replace(environment("pkcs11PinFile", ""), environment("pkcs11PinFile", pin + ""))
+            .text());
+    assertEquals(
+        0,
+        run(
+            "setenv",
+            tomcat
+                .block("cat >> \"$CATALINA_BASE/bin/setenv.sh\"")
+                .replace("/etc/identity/softhsm2.conf", hsm.hsm.conf().toString())));
+    long started = System.nanoTime();
+    assertEquals(0, waitForStart(), tail("start"));
+    long ready = System.nanoTime();
+
+    Properties admin = bootstrapAdmin();
+    Http http = new Http(new URL("http://127.0.0.1:" + port + "/"));
+    String id = admin.getProperty("client_id");
+    String secret = admin.getProperty("client_secret");
+    String kid = hsm.assertSignedInTheToken(new SmokeSuite(http, id, secret), http, id, secret);
+
+    assertEquals(0, run("stop", tomcat.block("\"$CATALINA_HOME/bin/catalina.sh\" stop")));
+    logs().forEach((file, text) -> assertFalse(text.contains(SoftHsm.PIN), "the PIN in " + file));
+    System.out.printf(
+        "Tomcat %s with keyStore pkcs11 on SoftHSM2 (slot %d): ready %d ms after the start, kid %s"
+            + " in the token%n",
+        VERSION, hsm.token.slot(), millis(started, ready), kid);
+  }
+
+  /**
+   * The {@code <Environment>} of {@code identity/NAME} with {@code value}, as the examples write
+   * it.
+   */
+  static String environment(String name, String value) {
+    return "name=\"identity/" + name + "\" value=\"" + value + "\"";
   }
 
   /** Every step before the start, as the README says, with this machine's values. */
