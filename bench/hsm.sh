@@ -23,7 +23,7 @@
 # ("1 8"), SIGN_SECONDS (s per signature measurement, 10), PORT (18491), HEAP (256m), QUIET_MAX
 # (s loadtest.sh waits for a quiet machine, 30), PEERS (../shared/peers),
 # LIBRARY (/usr/lib/softhsm/libsofthsm2.so).
-# --quick: 5 s runs at 8 connections, 3 s signature runs. About 4 minutes in full, 2 quick.
+# --quick: 5 s runs at 8 connections, 3 s signature runs. About 6 minutes in full, 3 quick.
 # Needs: JDK 17, Maven, wrk, softhsm2 (apt-get install -y wrk softhsm2), python3.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
