@@ -250,6 +250,10 @@ public final class JndiSettings {
       }
       return Optional.empty();
     }
+    if (!library.get().matches("[^\\p{Cntrl}\"\\\\]+")) {
+      throw new InvalidSettingException(
+          PKCS11_LIBRARY, "must not hold control characters, quotes or backslashes");
+    }
     Path module = path(PKCS11_LIBRARY, library.get());
     if (!Files.isRegularFile(module)) {
       throw new InvalidSettingException(
