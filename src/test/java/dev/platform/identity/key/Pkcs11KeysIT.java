@@ -10,12 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.hsm.JvmToken;
 import dev.platform.identity.hsm.SoftHsm;
 import dev.platform.identity.key.TestNodes.Node;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
@@ -33,7 +31,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -57,13 +54,7 @@ class Pkcs11KeysIT {
 
   @BeforeAll
   static void makeToken() throws Exception {
-    Path conf = Path.of(System.getenv().getOrDefault("SOFTHSM2_CONF", ""));
-    assertTrue(
-        conf.toString().endsWith("softhsm2.conf"),
-        "failsafe must set SOFTHSM2_CONF for this JVM, not '" + conf + "'");
-    Path folder = conf.toAbsolutePath().getParent();
-    deleteTree(folder.resolve("tokens"));
-    token = SoftHsm.in(folder).initToken("identity-jvm");
+    token = JvmToken.get(); // shared with the other ITs of this JVM (SoftHSM reads its tokens once)
   }
 
   @Test
@@ -286,16 +277,5 @@ class Pkcs11KeysIT {
 
   private static PublicKey publicKey(byte[] encoded) throws GeneralSecurityException {
     return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(encoded));
-  }
-
-  private static void deleteTree(Path folder) throws IOException {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(folder)) {
-      for (Path path : paths.sorted(Collections.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }
