@@ -250,9 +250,11 @@ public final class JndiSettings {
       }
       return Optional.empty();
     }
-    if (!library.get().matches("[^\\p{Cntrl}\"\\\\]+")) {
+    // The provider's configuration would read a quote, a backslash or a newline as syntax, and
+    // expands ${property} after this check: none of them in a module's path.
+    if (!library.get().matches("[^\\p{Cntrl}\"\\\\$]+")) {
       throw new InvalidSettingException(
-          PKCS11_LIBRARY, "must not hold control characters, quotes or backslashes");
+          PKCS11_LIBRARY, "must not hold control characters, quotes, backslashes or '$'");
     }
     Path module = path(PKCS11_LIBRARY, library.get());
     if (!Files.isRegularFile(module)) {
