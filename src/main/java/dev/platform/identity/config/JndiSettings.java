@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
@@ -70,6 +71,15 @@ public final class JndiSettings {
   public static final String PREVIOUS_SECRET_PEPPERS_FILE = "identity/previousSecretPeppersFile";
   public static final String METRICS_ACCESS = "identity/metricsAccess";
 
+  /** Issue 24: where new signing keys are made, and the PKCS#11 token that may hold them. */
+  public static final String KEY_STORE = "identity/keyStore";
+
+  public static final String PKCS11_LIBRARY = "identity/pkcs11Library";
+  public static final String PKCS11_SLOT = "identity/pkcs11Slot";
+  public static final String PKCS11_TOKEN_LABEL = "identity/pkcs11TokenLabel";
+  public static final String PKCS11_PIN = "identity/pkcs11Pin";
+  public static final String PKCS11_PIN_FILE = "identity/pkcs11PinFile";
+
   /** Issue 22: whether a client's jwks_uri may name a private address. */
   public static final String ALLOW_PRIVATE_JWKS_URIS = "identity/allowPrivateJwksUris";
 
@@ -104,7 +114,8 @@ public final class JndiSettings {
           SECRET_PEPPER,
           BOOTSTRAP_CLIENT_SECRET,
           PREVIOUS_KEY_ENCRYPTION_KEYS,
-          PREVIOUS_SECRET_PEPPERS);
+          PREVIOUS_SECRET_PEPPERS,
+          PKCS11_PIN);
 
   /** Issue 19: previous keys are kept for a rotation, not for ever. */
   static final int MAX_PREVIOUS_KEYS = 5;
@@ -170,6 +181,8 @@ public final class JndiSettings {
             pepper,
             JndiSettings::hmacKey);
     refuseSharedKeys(keyEncryptionKey, previousKeyEncryptionKeys, pepper, previousPeppers);
+    Settings.KeyStore keyStore = keyStore();
+    Optional<Settings.Pkcs11> pkcs11 = pkcs11(keyStore);
     return new Settings(
         issuer(),
         tokenLifetime,
@@ -193,7 +206,93 @@ public final class JndiSettings {
         metricsAccess(),
         auditRetention(),
         consoleIdleTimeout(),
-        allowPrivateJwksUris());
+        allowPrivateJwksUris(),
+        keyStore,
+        pkcs11);
+  }
+
+  /** Issue 24: unset meaning database. */
+  private Settings.KeyStore keyStore() {
+    String text = optional(KEY_STORE).orElse("database");
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "database" -> Settings.KeyStore.DATABASE;
+      case "pkcs11" -> Settings.KeyStore.PKCS11;
+      default ->
+          throw new InvalidSettingException(
+              KEY_STORE, "must be 'database' or 'pkcs11', not '" + text + "'");
+    };
+  }
+
+  /**
+   * Issue 24: the token, when {@code identity/pkcs11Library} is set: required for {@code pkcs11};
+   * kept under {@code database}, so keys already in the token sign until they retire.
+   */
+  private Optional<Settings.Pkcs11> pkcs11(Settings.KeyStore keyStore) {
+    Optional<String> library = optional(PKCS11_LIBRARY);
+    Optional<String> slotText = optional(PKCS11_SLOT);
+    Optional<String> label = optional(PKCS11_TOKEN_LABEL);
+    Optional<Secret> pin = secret(PKCS11_PIN, PKCS11_PIN_FILE);
+    if (library.isEmpty()) {
+      if (keyStore == Settings.KeyStore.PKCS11) {
+        throw new InvalidSettingException(
+            PKCS11_LIBRARY,
+            "must name the PKCS#11 module (an absolute path) when java:comp/env/"
+                + KEY_STORE
+                + " is 'pkcs11'");
+      }
+      String stray =
+          slotText.isPresent()
+              ? PKCS11_SLOT
+              : label.isPresent() ? PKCS11_TOKEN_LABEL : pin.map(Secret::entry).orElse(null);
+      if (stray != null) {
+        throw new InvalidSettingException(
+            stray, "is set, but java:comp/env/" + PKCS11_LIBRARY + " is not; set both or neither");
+      }
+      return Optional.empty();
+    }
+    if (!library.get().matches("[^\\p{Cntrl}\"\\\\]+")) {
+      throw new InvalidSettingException(
+          PKCS11_LIBRARY, "must not hold control characters, quotes or backslashes");
+    }
+    Path module = path(PKCS11_LIBRARY, library.get());
+    if (!Files.isRegularFile(module)) {
+      throw new InvalidSettingException(
+          PKCS11_LIBRARY, "names " + module + ", which is not a file; install the module there");
+    }
+    if (slotText.isPresent() == label.isPresent()) {
+      throw new InvalidSettingException(
+          PKCS11_SLOT,
+          (slotText.isPresent()
+                  ? "and java:comp/env/" + PKCS11_TOKEN_LABEL + " are both set"
+                  : "is not set, nor is java:comp/env/" + PKCS11_TOKEN_LABEL)
+              + "; name the token by exactly one of them");
+    }
+    OptionalLong slot = OptionalLong.empty();
+    if (slotText.isPresent()) {
+      try {
+        slot = OptionalLong.of(Long.parseUnsignedLong(slotText.get()));
+      } catch (NumberFormatException e) {
+        throw new InvalidSettingException(
+            PKCS11_SLOT, "is not a slot id (a whole number): '" + slotText.get() + "'");
+      }
+    }
+    if (label.isPresent()
+        && (label.get().length() > 32 || !label.get().matches("[\\x20-\\x7e]+"))) {
+      throw new InvalidSettingException(
+          PKCS11_TOKEN_LABEL, "must be 1 to 32 printable ASCII characters (PKCS#11 token labels)");
+    }
+    Secret userPin =
+        pin.orElseThrow(
+            () ->
+                new InvalidSettingException(
+                    PKCS11_PIN,
+                    "is not set, nor is its file form java:comp/env/"
+                        + PKCS11_PIN_FILE
+                        + "; the token's user PIN is needed to sign"));
+    if (userPin.text().indexOf('\n') >= 0) {
+      throw userPin.invalid("must be one line");
+    }
+    return Optional.of(new Settings.Pkcs11(module, slot, label, userPin.text()));
   }
 
   /** Issue 22: unset meaning false; only 'true' or 'false'. */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import javax.crypto.SecretKey;
 
@@ -43,6 +44,10 @@ import javax.crypto.SecretKey;
  * @param allowPrivateJwksUris whether a private_key_jwt client's {@code jwks_uri} may name a
  *     loopback, link-local or private address (issue 22); off, the service cannot be aimed at the
  *     internal network
+ * @param keyStore where new signing keys are created (issue 24)
+ * @param pkcs11 the HSM that holds signing keys, when one is configured (issue 24); required when
+ *     {@code keyStore} is {@link KeyStore#PKCS11}, and kept open under {@link KeyStore#DATABASE} so
+ *     that keys already in it keep signing
  */
 public record Settings(
     URI issuer,
@@ -67,7 +72,9 @@ public record Settings(
     MetricsAccess metricsAccess,
     Duration auditRetention,
     Duration consoleIdleTimeout,
-    boolean allowPrivateJwksUris) {
+    boolean allowPrivateJwksUris,
+    KeyStore keyStore,
+    Optional<Pkcs11> pkcs11) {
   /** How long the audit trail keeps an event when {@code identity/auditRetention} is unset. */
   public static final Duration DEFAULT_AUDIT_RETENTION = Duration.ofDays(400);
 
@@ -105,6 +112,35 @@ public record Settings(
    */
   public record KeySchedule(
       Duration rotationInterval, Duration prePublication, Duration retention, Duration refresh) {}
+
+  /** Where new signing keys are created (issue 24). */
+  public enum KeyStore {
+    /** RSA keys made in the JVM, their private halves sealed under the key-encryption key. */
+    DATABASE,
+    /** RSA keys made inside a PKCS#11 token, whose private halves never leave it. */
+    PKCS11
+  }
+
+  /**
+   * A PKCS#11 token (issue 24): the module, the token, and the user PIN.
+   *
+   * @param library the module's absolute path
+   * @param slot the token's slot id, or empty when {@code tokenLabel} names it
+   * @param tokenLabel the token's label, or empty when {@code slot} names it
+   * @param pin the user PIN
+   */
+  public record Pkcs11(Path library, OptionalLong slot, Optional<String> tokenLabel, String pin) {
+    @Override
+    public String toString() {
+      return "Pkcs11[library="
+          + library
+          + ", slot="
+          + slot
+          + ", tokenLabel="
+          + tokenLabel
+          + ", pin=(hidden)]";
+    }
+  }
 
   /** Which JCA provider signs tokens. */
   public enum RsaEngine {

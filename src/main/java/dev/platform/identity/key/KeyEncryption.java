@@ -59,6 +59,11 @@ public final class KeyEncryption {
     }
   }
 
+  /** The provider that signs with the keys this opens. */
+  RsaProvider rsa() {
+    return rsa;
+  }
+
   /** The key new private keys are sealed under. */
   KeyEncryptionKey current() {
     return current;

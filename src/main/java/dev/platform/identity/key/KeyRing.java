@@ -1,7 +1,10 @@
 package dev.platform.identity.key;
 
 import dev.platform.identity.config.Settings.KeySchedule;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.PublicKey;
+import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +12,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The signing keys in memory: one immutable {@link KeyRingSnapshot} in an {@link AtomicReference}.
@@ -21,18 +26,33 @@ public final class KeyRing {
   /** SPEC 8: clients cache the public keys for at most an hour. */
   static final Duration MAX_CACHE_TIME = Duration.ofHours(1);
 
+  /** What the readiness check says when the token of the current key fails (issue 24). */
+  public static final String HSM_UNAVAILABLE = "HSM token unavailable; restart required";
+
+  private static final Logger LOG = Logger.getLogger(KeyRing.class.getName());
+  private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+  private static final byte[] PROBE_MESSAGE =
+      "identity readiness".getBytes(StandardCharsets.US_ASCII);
+
   private final SigningKeys keys;
-  private final KeyEncryption encryption;
+  private final PrivateKeys privateKeys;
   private final Clock clock;
   private final Duration cacheTime;
   private final AtomicReference<KeyRingSnapshot> snapshot = new AtomicReference<>();
   private final Duration rotationInterval;
   private volatile int sealedUnderPreviousKeys;
   private volatile Instant refreshedAt;
+  private volatile Probe probe;
 
+  /** A ring of keys whose private halves are all in the database, sealed by {@code encryption}. */
   public KeyRing(SigningKeys keys, KeyEncryption encryption, KeySchedule schedule, Clock clock) {
+    this(keys, PrivateKeys.inDatabase(encryption), schedule, clock);
+  }
+
+  /** A ring that opens each key where {@code privateKeys} say it is (issue 24). */
+  public KeyRing(SigningKeys keys, PrivateKeys privateKeys, KeySchedule schedule, Clock clock) {
     this.keys = keys;
-    this.encryption = encryption;
+    this.privateKeys = privateKeys;
     this.clock = clock;
     this.cacheTime = cacheTime(schedule);
     this.rotationInterval = schedule.rotationInterval();
@@ -55,7 +75,7 @@ public final class KeyRing {
    *     current key cannot be decrypted with it, or no stored row is vouched for under it
    */
   public synchronized void refresh() {
-    snapshot.set(KeyRingSnapshot.of(keys.all(), clock.instant(), snapshot.get(), encryption));
+    snapshot.set(KeyRingSnapshot.of(keys.all(), clock.instant(), snapshot.get(), privateKeys));
     sealedUnderPreviousKeys = keys.sealedUnderPreviousKeys();
     refreshedAt = clock.instant();
   }
@@ -122,6 +142,50 @@ public final class KeyRing {
         : Optional.empty();
   }
 
+  /**
+   * Issue 24: why the current key cannot sign, found by signing a fixed message with it (at most
+   * once a second; readiness checks are unauthenticated); empty when it signs. A key in a PKCS#11
+   * token whose token went away says a restart is required: SunPKCS11 never initialises its module
+   * again in a running JVM.
+   */
+  public Optional<String> signingProblem() {
+    Probe last = probe;
+    long now = System.nanoTime();
+    if (last != null && now - last.nanos() < PROBE_INTERVAL.toNanos()) {
+      return last.problem();
+    }
+    Optional<String> problem = signOnce();
+    if (problem.isPresent() && (last == null || last.problem().isEmpty())) {
+      LOG.warning("Not ready: " + problem.get());
+    }
+    probe = new Probe(now, problem);
+    return problem;
+  }
+
+  private Optional<String> signOnce() {
+    CurrentKey key;
+    try {
+      key = current();
+    } catch (IllegalStateException e) {
+      return Optional.of(e.getMessage());
+    }
+    try {
+      Signature rs256 = key.rs256();
+      rs256.update(PROBE_MESSAGE);
+      rs256.sign();
+      return Optional.empty();
+    } catch (GeneralSecurityException | RuntimeException e) {
+      LOG.log(Level.FINE, "The readiness signature failed", e);
+      return Optional.of(
+          key.inToken()
+              ? HSM_UNAVAILABLE
+              : "signing key " + key.kid() + " does not sign: " + Pkcs11Keys.reason(e));
+    }
+  }
+
+  /** When the readiness signature was made, and what it found. */
+  private record Probe(long nanos, Optional<String> problem) {}
+
   /** Every stored key, newest first, as an operator sees it now. */
   public List<KeyStatus> statuses() {
     Instant now = clock.instant();
@@ -171,7 +235,7 @@ public final class KeyRing {
     if (held.holdsAt(now)) {
       return held;
     }
-    KeyRingSnapshot moved = KeyRingSnapshot.of(held.rows(), now, held, encryption);
+    KeyRingSnapshot moved = KeyRingSnapshot.of(held.rows(), now, held, privateKeys);
     snapshot.compareAndSet(held, moved);
     return moved;
   }

@@ -13,9 +13,10 @@ import java.util.stream.Stream;
 
 /**
  * What the key ring knows at one instant, computed from the stored rows and that instant alone, so
- * every node with the same rows and clock computes the same: the current key (decrypted), the
- * published keys and the list's JSON, serialized once. It holds until {@link #changesAt}, the next
- * publication, activation or expiry among the rows; then the ring recomputes it from the same rows.
+ * every node with the same rows and clock computes the same: the current key (decrypted, or opened
+ * in its token), the published keys and the list's JSON, serialized once. It holds until {@link
+ * #changesAt}, the next publication, activation or expiry among the rows; then the ring recomputes
+ * it from the same rows.
  */
 final class KeyRingSnapshot {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,7 +56,7 @@ final class KeyRingSnapshot {
    * list if they stay.
    */
   static KeyRingSnapshot of(
-      List<SigningKey> rows, Instant at, KeyRingSnapshot previous, KeyEncryption encryption) {
+      List<SigningKey> rows, Instant at, KeyRingSnapshot previous, PrivateKeys privateKeys) {
     if (previous != null && previous.holdsAt(at) && previous.hasRows(rows)) {
       return previous;
     }
@@ -66,8 +67,7 @@ final class KeyRingSnapshot {
                 key ->
                     previous != null && previous.isCurrent(key)
                         ? previous.current
-                        : new CurrentKey(
-                            key.kid(), encryption.open(key.kid(), key.sealedPrivateKey())))
+                        : privateKeys.open(key))
             .orElse(null);
     String currentKid = currentRow.map(SigningKey::kid).orElse(null);
     List<SigningKey> listed =

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -41,6 +42,7 @@ public final class KeyRotation implements AutoCloseable {
 
   private final SigningKeys keys;
   private final KeyRing ring;
+  private final PrivateKeys privateKeys;
   private final KeyEncryption encryption;
   private final KeySchedule schedule;
   private final int keySize;
@@ -52,9 +54,7 @@ public final class KeyRotation implements AutoCloseable {
   private ScheduledFuture<?> refresh;
   private final AtomicLong refreshFailures = new AtomicLong();
 
-  /**
-   * @param scheduler the daemon scheduler that runs the refresh; its owner shuts it down
-   */
+  /** A rotation whose keys are all made and kept in the database, sealed by {@code encryption}. */
   public KeyRotation(
       SigningKeys keys,
       KeyRing ring,
@@ -63,9 +63,25 @@ public final class KeyRotation implements AutoCloseable {
       Clock clock,
       SecureRandom random,
       ScheduledExecutorService scheduler) {
+    this(keys, ring, PrivateKeys.inDatabase(encryption), settings, clock, random, scheduler);
+  }
+
+  /**
+   * @param privateKeys where new keys are made, and old ones deleted from a token (issue 24)
+   * @param scheduler the daemon scheduler that runs the refresh; its owner shuts it down
+   */
+  public KeyRotation(
+      SigningKeys keys,
+      KeyRing ring,
+      PrivateKeys privateKeys,
+      Settings settings,
+      Clock clock,
+      SecureRandom random,
+      ScheduledExecutorService scheduler) {
     this.keys = keys;
     this.ring = ring;
-    this.encryption = encryption;
+    this.privateKeys = privateKeys;
+    this.encryption = privateKeys.encryption();
     this.schedule = settings.keySchedule();
     this.keySize = settings.signingKeySize();
     this.maxPublishedKeys = settings.maxPublishedKeys();
@@ -111,8 +127,9 @@ public final class KeyRotation implements AutoCloseable {
   /**
    * The scheduled step: reloads the ring, re-encrypts the keys sealed under a previous
    * key-encryption key ({@link #reseal}), then creates the first key or the next one if it is due,
-   * and deletes some keys long out of the list. Never refused by {@code maxPublishedKeys}: the
-   * schedule lists at most two keys of its own, and operators' rotations leave it a place.
+   * deletes the keys out of the list from the token (issue 24) and deletes some keys long out of
+   * the list from the database. Never refused by {@code maxPublishedKeys}: the schedule lists at
+   * most two keys of its own, and operators' rotations leave it a place.
    *
    * @return whether this node created a key
    */
@@ -123,6 +140,7 @@ public final class KeyRotation implements AutoCloseable {
     }
     Instant now = now();
     boolean created = createIfDue(ring.rows(), now);
+    privateKeys.discardUnlisted(ring.rows(), now);
     if (prune(ring.rows(), now) > 0) {
       ring.refresh();
     }
@@ -211,18 +229,24 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   private boolean create(String slot, String predecessor, Instant now, Instant activeFrom) {
-    KeyMaterial material = KeyMaterial.generate(keySize, encryption, random);
+    KeyMaterial material = privateKeys.generate(keySize, random);
     Optional<SigningKey> created =
-        keys.add(
-            stored -> {
-              if (predecessor != null) {
-                find(stored, predecessor).expireAt(activeFrom.plus(schedule.retention()));
-              }
-              return SigningKey.create(material, slot, now, activeFrom);
-            },
-            key ->
-                system.event(
-                    "key.publish", key.kid(), null, Map.of("active_from", activeFrom.toString())));
+        store(
+            material,
+            () ->
+                keys.add(
+                    stored -> {
+                      if (predecessor != null) {
+                        find(stored, predecessor).expireAt(activeFrom.plus(schedule.retention()));
+                      }
+                      return SigningKey.create(material, slot, now, activeFrom);
+                    },
+                    key ->
+                        system.event(
+                            "key.publish",
+                            key.kid(),
+                            null,
+                            Map.of("active_from", activeFrom.toString()))));
     ring.refresh();
     LOG.info(
         created
@@ -314,6 +338,7 @@ public final class KeyRotation implements AutoCloseable {
             operator.event("key.revoke", kid, null, Map.of()));
     ring.refresh();
     revoked.ifPresent(key -> LOG.warning("Signing key " + kid + " revoked"));
+    privateKeys.discardUnlisted(ring.rows(), now()); // other nodes on their next refresh
     return revoked;
   }
 
@@ -325,14 +350,51 @@ public final class KeyRotation implements AutoCloseable {
   private SigningKey successor(
       boolean immediate, String revoked, Function<SigningKey, AuditEvent> audit) {
     for (int attempt = 0; attempt < 3; attempt++) {
-      KeyMaterial material = KeyMaterial.generate(keySize, encryption, random);
+      KeyMaterial material = privateKeys.generate(keySize, random);
       Optional<SigningKey> added =
-          keys.addInTurn(stored -> successor(stored, material, immediate, revoked), audit);
+          store(
+              material,
+              () ->
+                  keys.addInTurn(stored -> successor(stored, material, immediate, revoked), audit));
       if (added.isPresent()) {
         return added.get();
       }
     }
     throw new IllegalStateException("the signing keys changed concurrently thrice; try again");
+  }
+
+  /**
+   * Stores {@code material} by {@code add}. When it is not stored (another node took the slot, or
+   * the change was refused or failed), its private half is deleted from its token, if it is in one:
+   * nothing names it, so nothing would ever delete it.
+   */
+  private Optional<SigningKey> store(KeyMaterial material, Supplier<Optional<SigningKey>> add) {
+    Optional<SigningKey> added;
+    try {
+      added = add.get();
+    } catch (RuntimeException e) {
+      discardUnlessStored(material);
+      throw e;
+    }
+    if (added.isEmpty()) {
+      privateKeys.discard(material);
+    }
+    return added;
+  }
+
+  /**
+   * After a failed store: a commit can fail after the database made it durable, and a stored key
+   * whose private half is gone would stop the signing when it became current. So it is deleted only
+   * once the database says it has no such row; when that cannot be asked, it stays.
+   */
+  private void discardUnlessStored(KeyMaterial material) {
+    try {
+      if (keys.all().stream().noneMatch(key -> key.kid().equals(material.kid()))) {
+        privateKeys.discard(material);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "Signing key " + material.kid() + " may be unused in the token", e);
+    }
   }
 
   /**

@@ -15,6 +15,9 @@ import java.time.OffsetDateTime;
  * material as stored (base64 text) and every time that decides whether the key is listed or signs.
  * Only {@code schedule_slot} is left out: it says which node may create the successor, and changes
  * whenever a key is revoked or retired, but it never makes a key listed or signing.
+ *
+ * <p>Issue 24: a key in a PKCS#11 token has no private key text (null) and its {@code home}. The
+ * encoding of a database key is what it was before, so the MACs of existing rows still hold.
  */
 record KeyRow(
     String kid,
@@ -25,19 +28,25 @@ record KeyRow(
     Instant activeFrom,
     Instant expiresAt,
     Instant revokedAt,
-    Instant createdAt) {
+    Instant createdAt,
+    PrivateKeyHome home) {
 
   /**
-   * An unambiguous encoding: each text length-prefixed, each time present-or-absent and then in
-   * microseconds, the precision both databases store (a value read back must give the same bytes).
+   * An unambiguous encoding: each text length-prefixed (-1 for none), each time present-or-absent
+   * and then in microseconds, the precision both databases store (a value read back must give the
+   * same bytes), then the home unless it is the database.
    */
   byte[] encoded() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       for (String text : new String[] {kid, publicKey, privateKey, privateKeyNonce}) {
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(utf8.length);
-        out.write(utf8);
+        if (text == null) {
+          out.writeInt(-1);
+        } else {
+          byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+          out.writeInt(utf8.length);
+          out.write(utf8);
+        }
       }
       for (Instant time :
           new Instant[] {publishedAt, activeFrom, expiresAt, revokedAt, createdAt}) {
@@ -47,6 +56,9 @@ record KeyRow(
           out.writeInt(time.getNano() / 1000);
         }
       }
+      if (home != PrivateKeyHome.DATABASE) {
+        out.writeUTF(home.column());
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
     }
@@ -55,7 +67,7 @@ record KeyRow(
 
   /**
    * The row at {@code rows}' cursor, from a query that selects these columns by name; for the Java
-   * migrations, which read through JDBC.
+   * migrations, which read through JDBC and ran before any key could be in a token.
    */
   static KeyRow read(ResultSet rows) throws SQLException {
     return new KeyRow(
@@ -67,7 +79,8 @@ record KeyRow(
         time(rows, "active_from"),
         time(rows, "expires_at"),
         time(rows, "revoked_at"),
-        time(rows, "created_at"));
+        time(rows, "created_at"),
+        PrivateKeyHome.DATABASE);
   }
 
   private static Instant time(ResultSet rows, String column) throws SQLException {

@@ -31,6 +31,11 @@ public final class RsaProvider {
     return new RsaProvider(null);
   }
 
+  /** Issue 24: {@code provider}, which holds its own keys (a PKCS#11 token's). */
+  static RsaProvider of(Provider provider) {
+    return new RsaProvider(provider);
+  }
+
   /** The provider {@code engine} asks for, or the JDK's when ACCP cannot load here; logs which. */
   public static RsaProvider choose(RsaEngine engine) {
     if (engine == RsaEngine.JDK) {

@@ -22,8 +22,8 @@ import java.util.Optional;
 /**
  * An RSA signing key and its schedule (DESIGN decision 4): listed from {@code publishedAt}, signing
  * from {@code activeFrom} until a later key starts, listed until {@code expiresAt}. The private key
- * is stored only encrypted (DESIGN decision 5). Never in the shared cache: the key ring is the
- * cache.
+ * is stored only encrypted (DESIGN decision 5), or not at all when it lives in a PKCS#11 token
+ * (issue 24). Never in the shared cache: the key ring is the cache.
  */
 @Entity
 @Table(name = "signing_key")
@@ -98,14 +98,21 @@ public class SigningKey {
   @Column(name = "kek_id")
   private String kekId;
 
+  /** {@link PrivateKeyHome#column()}: where the private half is (V19). */
+  @Column(name = "private_key_home")
+  private String privateKeyHome;
+
   protected SigningKey() {}
 
   private SigningKey(KeyMaterial material, String scheduleSlot, Instant now, Instant activeFrom) {
     this.kid = material.kid();
     this.publicKey = Base64.getEncoder().encodeToString(material.publicKey());
-    this.privateKey = Base64.getEncoder().encodeToString(material.privateKey().ciphertext());
-    this.privateKeyNonce = Base64.getEncoder().encodeToString(material.privateKey().nonce());
-    this.kekId = material.privateKey().kekId();
+    this.privateKeyHome = material.home().column();
+    if (material.home() == PrivateKeyHome.DATABASE) {
+      this.privateKey = Base64.getEncoder().encodeToString(material.privateKey().ciphertext());
+      this.privateKeyNonce = Base64.getEncoder().encodeToString(material.privateKey().nonce());
+    }
+    this.kekId = material.kekId();
     this.scheduleSlot = scheduleSlot;
     this.publishedAt = now;
     this.activeFrom = activeFrom;
@@ -206,8 +213,14 @@ public class SigningKey {
     return rowMac;
   }
 
-  /** The columns the MAC covers, with the private key {@code sealed} in place of the stored one. */
+  /**
+   * The columns the MAC covers, with the private key {@code sealed} in place of the stored one; a
+   * key in a token has none, and {@code sealed} is null.
+   */
   KeyRow columnsSealedAs(SealedKey sealed) {
+    if (sealed == null) {
+      return columns();
+    }
     return columns(
         Base64.getEncoder().encodeToString(sealed.ciphertext()),
         Base64.getEncoder().encodeToString(sealed.nonce()));
@@ -227,7 +240,8 @@ public class SigningKey {
         activeFrom,
         expiresAt,
         revokedAt,
-        createdAt);
+        createdAt,
+        home());
   }
 
   /**
@@ -253,7 +267,12 @@ public class SigningKey {
   /** {@link #rsaPublicKey()}, once decoded; the stored text never changes. */
   @Transient private volatile RSAPublicKey rsaPublicKey;
 
-  /** The private key as stored: encrypted. */
+  /** Where the private half lives. */
+  PrivateKeyHome home() {
+    return PrivateKeyHome.of(privateKeyHome);
+  }
+
+  /** The private key as stored: encrypted; only for a key whose {@link #home()} is the database. */
   SealedKey sealedPrivateKey() {
     return new SealedKey(
         Base64.getDecoder().decode(privateKeyNonce), Base64.getDecoder().decode(privateKey), kekId);

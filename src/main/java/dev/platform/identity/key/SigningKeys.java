@@ -135,15 +135,19 @@ public final class SigningKeys {
    */
   boolean reseal(SigningKey key, AuditEvent event) {
     KeyEncryptionKey current = encryption.current();
-    SealedKey sealed = encryption.reseal(key.kid(), key.sealedPrivateKey());
+    // Issue 24: a key in a token has no private bytes here; only its MAC moves to the current key.
+    SealedKey sealed =
+        key.home() == PrivateKeyHome.DATABASE
+            ? encryption.reseal(key.kid(), key.sealedPrivateKey())
+            : null;
     String mac = current.mac().of(key.columnsSealedAs(sealed));
     return database.write(
         em -> {
           boolean written =
               em.createNamedQuery(SigningKey.RESEAL)
                       .setParameter(
-                          "privateKey", Base64.getEncoder().encodeToString(sealed.ciphertext()))
-                      .setParameter("nonce", Base64.getEncoder().encodeToString(sealed.nonce()))
+                          "privateKey", sealed == null ? null : base64(sealed.ciphertext()))
+                      .setParameter("nonce", sealed == null ? null : base64(sealed.nonce()))
                       .setParameter("kekId", current.id())
                       .setParameter("rowMac", mac)
                       .setParameter("kid", key.kid())
@@ -170,6 +174,10 @@ public final class SigningKeys {
                     .setParameter("kekId", encryption.current().id())
                     .getSingleResult())
         .intValue();
+  }
+
+  private static String base64(byte[] bytes) {
+    return Base64.getEncoder().encodeToString(bytes);
   }
 
   /** The MAC key of the key-encryption key that sealed {@code key}. */

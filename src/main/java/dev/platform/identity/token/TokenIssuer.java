@@ -4,13 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.key.CurrentKey;
 import dev.platform.identity.key.KeyRing;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.scope.GrantedScopes;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.PrivateKey;
 import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +28,6 @@ public final class TokenIssuer {
   private final Duration lifetime;
   private final Duration adminLifetime;
   private final KeyRing keys;
-  private final RsaProvider rsa;
   private final Clock clock;
   private final TokenMeters meters;
 
@@ -38,16 +35,10 @@ public final class TokenIssuer {
    * @param lifetime of every token (SPEC 8)
    * @param adminLifetime of a token granted an {@code identity:} scope, at most {@code lifetime}: a
    *     stolen administrator's token is worth the least
-   * @param rsa the provider the key ring imported its private keys into; the signatures use it
    */
   public TokenIssuer(
-      URI issuer,
-      Duration lifetime,
-      Duration adminLifetime,
-      KeyRing keys,
-      RsaProvider rsa,
-      Clock clock) {
-    this(issuer, lifetime, adminLifetime, keys, rsa, clock, TokenMeters.none());
+      URI issuer, Duration lifetime, Duration adminLifetime, KeyRing keys, Clock clock) {
+    this(issuer, lifetime, adminLifetime, keys, clock, TokenMeters.none());
   }
 
   /**
@@ -58,7 +49,6 @@ public final class TokenIssuer {
       Duration lifetime,
       Duration adminLifetime,
       KeyRing keys,
-      RsaProvider rsa,
       Clock clock,
       TokenMeters meters) {
     this.meters = meters;
@@ -66,7 +56,6 @@ public final class TokenIssuer {
     this.lifetime = lifetime;
     this.adminLifetime = adminLifetime;
     this.keys = keys;
-    this.rsa = rsa;
     this.clock = clock;
   }
 
@@ -79,22 +68,21 @@ public final class TokenIssuer {
     CurrentKey key = keys.current();
     AccessTokenClaims claims =
         AccessTokenClaims.of(issuer, account, granted, UUID.randomUUID().toString(), now, expiry);
-    String jwt = sign(new JwsHeader(RS256, "JWT", key.kid()), claims, key.privateKey());
+    String jwt = sign(new JwsHeader(RS256, "JWT", key.kid()), claims, key);
     return new IssuedToken(jwt, now, expiry, granted);
   }
 
   /**
    * RFC 7515 §7.1 compact serialization: base64url header and payload, each as Jackson writes it,
-   * signed with SHA256withRSA through the key ring's provider. Written here rather than through
-   * JJWT's builder, whose claims map, stream codecs and header serialization cost more than the
-   * rest of the token (docs/performance.md); JJWT still verifies the tokens (package {@code
-   * verify}), and the tests verify them with Nimbus JOSE+JWT too.
+   * signed with SHA256withRSA through the current key's provider (the key ring's, or its PKCS#11
+   * token's: issue 24). Written here rather than through JJWT's builder, whose claims map, stream
+   * codecs and header serialization cost more than the rest of the token (docs/performance.md); the
+   * tests verify the tokens with {@code BearerVerifier} and with Nimbus JOSE+JWT.
    */
-  private String sign(JwsHeader header, AccessTokenClaims claims, PrivateKey key) {
+  private String sign(JwsHeader header, AccessTokenClaims claims, CurrentKey key) {
     byte[] signingInput = dotted(BASE64URL.encode(json(header)), BASE64URL.encode(json(claims)));
     try {
-      Signature rs256 = rsa.rs256();
-      rs256.initSign(key);
+      Signature rs256 = key.rs256();
       rs256.update(signingInput);
       long start = System.nanoTime();
       byte[] signature = rs256.sign();

@@ -30,6 +30,7 @@ import dev.platform.identity.key.KeyEncryptionKeyIdMigration;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.KeyRowMacMigration;
+import dev.platform.identity.key.PrivateKeys;
 import dev.platform.identity.key.PublicKeysResource;
 import dev.platform.identity.key.PublicKeysServlet;
 import dev.platform.identity.key.RsaProvider;
@@ -138,13 +139,15 @@ public class Startup implements ServletContextListener {
         new KeyEncryption(
             settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random, rsa);
     SigningKeys signingKeys = new SigningKeys(database, keyEncryption);
-    KeyRing keyRing = new KeyRing(signingKeys, keyEncryption, settings.keySchedule(), clock);
+    // Issue 24: the PKCS#11 token, when one is configured, is opened (and logged in to) here.
+    PrivateKeys privateKeys = PrivateKeys.of(settings, keyEncryption, clock);
+    KeyRing keyRing = new KeyRing(signingKeys, privateKeys, settings.keySchedule(), clock);
     // The one scheduler of the key rotation, the scope refresh, the rate limiter's clean-up and the
     // account counts of /metrics; close() shuts it down. Two threads, so that a slow rotation never
     // delays the scope refresh.
     scheduler = Executors.newScheduledThreadPool(2, Startup::daemon);
     keyRotation =
-        new KeyRotation(signingKeys, keyRing, keyEncryption, settings, clock, random, scheduler);
+        new KeyRotation(signingKeys, keyRing, privateKeys, settings, clock, random, scheduler);
     keyRotation.start();
 
     ScopeCatalog scopes = new ScopeCatalog(database);
@@ -171,7 +174,6 @@ public class Startup implements ServletContextListener {
             settings.tokenLifetime(),
             settings.adminTokenLifetime(),
             keyRing,
-            rsa,
             clock,
             tokenMeters);
     // Issue 22: private_key_jwt clients; each jti once, the expired ones deleted every 5 minutes.

@@ -74,7 +74,9 @@ class BootstrapTest {
         Settings.MetricsAccess.TOKEN,
         Settings.DEFAULT_AUDIT_RETENTION,
         Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT,
-        false);
+        false,
+        Settings.KeyStore.DATABASE,
+        Optional.empty());
   }
 
   Bootstrap bootstrap(Database database) {

@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
 
 /**
  * Issue 24: a SoftHSM2 token store of a test's own, in a folder under {@code target/} or a
- * {@code @TempDir}: its {@code softhsm2.conf} and token directory, and tokens initialised in it with
- * Debian's {@code softhsm2-util}. SoftHSM reads the file named by {@code SOFTHSM2_CONF} when the
- * module is initialised, so a process that opens these tokens gets {@link #environment()}.
+ * {@code @TempDir}: its {@code softhsm2.conf} and token directory, and tokens initialised in it
+ * with Debian's {@code softhsm2-util}. SoftHSM reads the file named by {@code SOFTHSM2_CONF} when
+ * the module is initialised, so a process that opens these tokens gets {@link #environment()}.
  *
  * <p>The test tokens' PINs are fixed and go to {@code softhsm2-util} as arguments (it reads them
  * from a terminal otherwise): they guard throwaway tokens, never a deployment's keys.

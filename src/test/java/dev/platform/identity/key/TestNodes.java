@@ -64,12 +64,14 @@ public final class TestNodes {
             RANDOM,
             RsaProvider.jdk());
     SigningKeys keys = new SigningKeys(db, encryption);
-    KeyRing ring = new KeyRing(keys, encryption, settings.keySchedule(), clock);
+    // Issue 24: the token of settings.pkcs11(), when set, opened as Startup opens it.
+    PrivateKeys privateKeys = PrivateKeys.of(settings, encryption, clock);
+    KeyRing ring = new KeyRing(keys, privateKeys, settings.keySchedule(), clock);
     return new Node(
         db,
         keys,
         ring,
-        new KeyRotation(keys, ring, encryption, settings, clock, RANDOM, SCHEDULER));
+        new KeyRotation(keys, ring, privateKeys, settings, clock, RANDOM, SCHEDULER));
   }
 
   /** Opens {@code dataSource} as a node with {@code settings} does, with its Java migrations. */
@@ -83,7 +85,7 @@ public final class TestNodes {
   }
 
   /** The defaults with some entries (names relative to java:comp/env) replaced. */
-  static Settings settings(Map<String, String> overrides) {
+  public static Settings settings(Map<String, String> overrides) {
     Map<String, String> entries = new HashMap<>();
     entries.put(JndiSettings.KEY_ENCRYPTION_KEY, randomKey());
     entries.putAll(overrides);

@@ -238,7 +238,6 @@ public final class AssertionCostBenchmark {
             settings.tokenLifetime(),
             settings.adminTokenLifetime(),
             node.ring(),
-            RsaProvider.choose(settings.rsaEngine()),
             Clock.systemUTC()),
         new AuditLog(Clock.systemUTC()));
   }

@@ -102,7 +102,6 @@ public final class MetricsOverheadBenchmark {
             settings.tokenLifetime(),
             settings.adminTokenLifetime(),
             node.ring(),
-            RsaProvider.choose(settings.rsaEngine()),
             Clock.systemUTC(),
             meters);
     return new TokenServlet(

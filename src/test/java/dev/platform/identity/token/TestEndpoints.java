@@ -4,7 +4,6 @@ import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
@@ -39,7 +38,6 @@ final class TestEndpoints {
         settings.tokenLifetime(),
         settings.adminTokenLifetime(),
         node.ring(),
-        RsaProvider.jdk(),
         Clock.systemUTC());
   }
 }

@@ -6,7 +6,6 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.db.TestDatabases;
-import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.scope.ChannelPermissions;
 import dev.platform.identity.scope.GrantedScopes;
@@ -32,7 +31,6 @@ class TokenLifetimeTest {
           Duration.ofHours(24),
           Duration.ofHours(1),
           node.ring(),
-          RsaProvider.jdk(),
           clock);
 
   @AfterEach
