@@ -154,7 +154,7 @@ class HsmFaultsIT {
       HttpResponse<String> down = node.readiness();
       JsonNode health = Http.json(down);
       assertEquals("DOWN", health.path("status").asText(), down.body());
-      assertEquals("DOWN", health.path("signingKey").asText(), down.body());
+      assertEquals("DOWN", health.path("signing_key").asText(), down.body());
       assertTrue(health.path("problem").asText().contains("restart required"), down.body());
       assertFalse(node.output().contains(SoftHsm.PIN), "the PIN is never logged");
     } finally {

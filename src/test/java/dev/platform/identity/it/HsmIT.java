@@ -67,8 +67,8 @@ class HsmIT {
       assertTrue(
           HsmNode.eventually(
               () -> !HsmProbe.entries(hsm, token.slot()).containsKey(firstKid),
-              Duration.ofSeconds(10)),
-          "the revoked key's objects are deleted from the token");
+              Duration.ofSeconds(60)),
+          "the revoked key's objects are deleted from the token, two refreshes and 5 s later");
       assertTrue(HsmProbe.entries(hsm, token.slot()).get(current).inToken());
       assertFalse(node.output().contains(SoftHsm.PIN), "the PIN is never logged");
     }
@@ -97,7 +97,7 @@ class HsmIT {
     assertEquals(200, ready.statusCode(), ready.body());
     JsonNode health = Http.json(ready);
     assertEquals("UP", health.path("status").asText(), ready.body());
-    assertEquals("UP", health.path("signingKey").asText(), ready.body());
+    assertEquals("UP", health.path("signing_key").asText(), ready.body());
   }
 
   /**
