@@ -250,6 +250,12 @@ public final class JndiSettings {
       }
       return Optional.empty();
     }
+    // The provider's configuration would read a quote, a backslash or a newline as syntax, and
+    // expands ${property} after this check: none of them in a module's path.
+    if (!library.get().matches("[^\\p{Cntrl}\"\\\\$]+")) {
+      throw new InvalidSettingException(
+          PKCS11_LIBRARY, "must not hold control characters, quotes, backslashes or '$'");
+    }
     Path module = path(PKCS11_LIBRARY, library.get());
     if (!Files.isRegularFile(module)) {
       throw new InvalidSettingException(

@@ -29,6 +29,15 @@ public final class KeyRing {
   /** What the readiness check says when the token of the current key fails (issue 24). */
   public static final String HSM_UNAVAILABLE = "HSM token unavailable; restart required";
 
+  /**
+   * What it says when the token does not hold the current key: the rotation replaces it (issue 24).
+   */
+  public static final String KEY_NOT_IN_TOKEN =
+      "HSM token does not hold the current signing key; a new key replaces it";
+
+  /** What it says when no key signs for another reason. */
+  public static final String NO_KEY = "no signing key signs now";
+
   private static final Logger LOG = Logger.getLogger(KeyRing.class.getName());
   private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
   private static final byte[] PROBE_MESSAGE =
@@ -42,7 +51,8 @@ public final class KeyRing {
   private final Duration rotationInterval;
   private volatile int sealedUnderPreviousKeys;
   private volatile Instant refreshedAt;
-  private volatile Probe probe;
+  private final Object probeLock = new Object();
+  private Probe probe; // guarded by probeLock
 
   /** A ring of keys whose private halves are all in the database, sealed by {@code encryption}. */
   public KeyRing(SigningKeys keys, KeyEncryption encryption, KeySchedule schedule, Clock clock) {
@@ -123,9 +133,22 @@ public final class KeyRing {
    *     started yet)
    */
   public CurrentKey current() {
-    return snapshotAt(clock.instant())
-        .current()
-        .orElseThrow(() -> new IllegalStateException("no signing key is active at this time"));
+    KeyRingSnapshot held = snapshotAt(clock.instant());
+    return held.current()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    held.unopened()
+                        .map(kid -> "signing key " + kid + " is not available in its PKCS#11 token")
+                        .orElse("no signing key is active at this time")));
+  }
+
+  /**
+   * Issue 24: the kid of the key that should sign now when its token did not give its private half
+   * at the last computation of the ring (it is tried again at each refresh).
+   */
+  Optional<String> unopenedKey() {
+    return snapshotAt(clock.instant()).unopened();
   }
 
   /**
@@ -149,25 +172,36 @@ public final class KeyRing {
    * again in a running JVM.
    */
   public Optional<String> signingProblem() {
-    Probe last = probe;
-    long now = System.nanoTime();
-    if (last != null && now - last.nanos() < PROBE_INTERVAL.toNanos()) {
-      return last.problem();
+    synchronized (probeLock) { // callers at once wait for one signature, then share its answer
+      Probe last = probe;
+      if (last != null && System.nanoTime() - last.nanos() < PROBE_INTERVAL.toNanos()) {
+        return last.problem();
+      }
+      Optional<String> problem = signOnce();
+      if (problem.isPresent() && (last == null || last.problem().isEmpty())) {
+        LOG.warning("Not ready: " + problem.get());
+      }
+      probe = new Probe(System.nanoTime(), problem);
+      return problem;
     }
-    Optional<String> problem = signOnce();
-    if (problem.isPresent() && (last == null || last.problem().isEmpty())) {
-      LOG.warning("Not ready: " + problem.get());
-    }
-    probe = new Probe(now, problem);
-    return problem;
   }
 
+  /**
+   * One of three fixed texts, for anyone who asks: never a kid, slot or exception message (those go
+   * to the log).
+   */
   private Optional<String> signOnce() {
+    KeyRingSnapshot held;
     CurrentKey key;
     try {
+      held = snapshotAt(clock.instant());
+      if (held.unopened().isPresent()) {
+        return Optional.of(KEY_NOT_IN_TOKEN);
+      }
       key = current();
     } catch (IllegalStateException e) {
-      return Optional.of(e.getMessage());
+      LOG.log(Level.FINE, "No key signs", e);
+      return Optional.of(NO_KEY);
     }
     try {
       Signature rs256 = key.rs256();
@@ -175,11 +209,8 @@ public final class KeyRing {
       rs256.sign();
       return Optional.empty();
     } catch (GeneralSecurityException | RuntimeException e) {
-      LOG.log(Level.FINE, "The readiness signature failed", e);
-      return Optional.of(
-          key.inToken()
-              ? HSM_UNAVAILABLE
-              : "signing key " + key.kid() + " does not sign: " + Pkcs11Keys.reason(e));
+      LOG.log(Level.WARNING, "The readiness signature with key " + key.kid() + " failed", e);
+      return Optional.of(key.inToken() ? HSM_UNAVAILABLE : NO_KEY);
     }
   }
 

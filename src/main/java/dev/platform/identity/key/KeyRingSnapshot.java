@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
@@ -20,12 +21,17 @@ import java.util.stream.Stream;
  */
 final class KeyRingSnapshot {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = Logger.getLogger(KeyRingSnapshot.class.getName());
 
   private final List<SigningKey> rows;
   private final Instant at;
   private final Instant changesAt;
   private final Instant listChangesAt;
   private final CurrentKey current;
+
+  /** The kid of the key that should sign now but whose token did not give its private half. */
+  private final String unopened;
+
   private final List<String> listed;
   private final byte[] keySetJson;
   private final Map<String, PublicKeyRecord> records;
@@ -34,6 +40,7 @@ final class KeyRingSnapshot {
       List<SigningKey> rows,
       Instant at,
       CurrentKey current,
+      String unopened,
       List<SigningKey> listed,
       byte[] keySetJson) {
     this.rows = rows;
@@ -42,6 +49,7 @@ final class KeyRingSnapshot {
         next(rows, at, key -> Stream.of(key.publishedAt(), key.activeFrom(), expiry(key)));
     this.listChangesAt = next(rows, at, key -> Stream.of(key.publishedAt(), expiry(key)));
     this.current = current;
+    this.unopened = unopened;
     this.listed = listed.stream().map(SigningKey::kid).toList();
     this.keySetJson = keySetJson;
     this.records = new LinkedHashMap<>();
@@ -57,18 +65,34 @@ final class KeyRingSnapshot {
    */
   static KeyRingSnapshot of(
       List<SigningKey> rows, Instant at, KeyRingSnapshot previous, PrivateKeys privateKeys) {
-    if (previous != null && previous.holdsAt(at) && previous.hasRows(rows)) {
+    if (previous != null
+        && previous.holdsAt(at)
+        && previous.hasRows(rows)
+        && previous.unopened == null) {
       return previous;
     }
     Optional<SigningKey> currentRow = SigningKey.currentAt(rows, at);
-    CurrentKey current =
-        currentRow
-            .map(
-                key ->
-                    previous != null && previous.isCurrent(key)
-                        ? previous.current
-                        : privateKeys.open(key))
-            .orElse(null);
+    CurrentKey current = null;
+    String unopened = null;
+    if (currentRow.isPresent()) {
+      SigningKey key = currentRow.get();
+      if (previous != null
+          && previous.current != null
+          && previous.current.kid().equals(key.kid())) {
+        current = previous.current;
+      } else if (key.home() == PrivateKeyHome.PKCS11) {
+        try {
+          current = privateKeys.open(key);
+        } catch (IllegalStateException e) {
+          // Issue 24: the public keys are served still; nothing signs until the key opens, or
+          // KeyRotation replaces it.
+          LOG.warning("No key signs on this node: " + e.getMessage());
+          unopened = key.kid();
+        }
+      } else {
+        current = privateKeys.open(key); // a wrong key-encryption key stops the start
+      }
+    }
     String currentKid = currentRow.map(SigningKey::kid).orElse(null);
     List<SigningKey> listed =
         rows.stream()
@@ -80,7 +104,7 @@ final class KeyRingSnapshot {
     List<String> kids = listed.stream().map(SigningKey::kid).toList();
     byte[] json =
         previous != null && previous.listed.equals(kids) ? previous.keySetJson : keySetJson(listed);
-    return new KeyRingSnapshot(List.copyOf(rows), at, current, listed, json);
+    return new KeyRingSnapshot(List.copyOf(rows), at, current, unopened, listed, json);
   }
 
   private boolean hasRows(List<SigningKey> other) {
@@ -112,6 +136,11 @@ final class KeyRingSnapshot {
     return Optional.ofNullable(current);
   }
 
+  /** The key that should sign now, when its token did not give its private half (issue 24). */
+  Optional<String> unopened() {
+    return Optional.ofNullable(unopened);
+  }
+
   /** SPEC 4.2: {@code {"keys":[...]}}, current key first. */
   byte[] keySetJson() {
     return keySetJson;
@@ -133,7 +162,7 @@ final class KeyRingSnapshot {
   }
 
   private boolean isCurrent(SigningKey key) {
-    return current != null && current.kid().equals(key.kid());
+    return (current != null && current.kid().equals(key.kid())) || key.kid().equals(unopened);
   }
 
   private static byte[] keySetJson(List<SigningKey> listed) {

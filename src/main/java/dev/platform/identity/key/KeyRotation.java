@@ -37,6 +37,9 @@ public final class KeyRotation implements AutoCloseable {
    */
   static final Duration PRUNE_AFTER = Duration.ofDays(30);
 
+  /** The clock difference between nodes that {@link #tokenGrace()} allows for. */
+  static final Duration TOKEN_GRACE_SKEW = Duration.ofSeconds(5);
+
   /** Rows deleted per check at most, so a large backlog cannot stall one refresh. */
   static final int PRUNE_BATCH = 100;
 
@@ -135,16 +138,55 @@ public final class KeyRotation implements AutoCloseable {
    */
   public boolean rotateIfDue() {
     ring.refresh();
+    ring.unopenedKey().ifPresent(this::replaceUnopened);
     if (reseal(ring.rows()) > 0) {
       ring.refresh();
     }
     Instant now = now();
     boolean created = createIfDue(ring.rows(), now);
-    privateKeys.discardUnlisted(ring.rows(), now);
+    privateKeys.discardUnlisted(ring.rows(), now, tokenGrace());
     if (prune(ring.rows(), now) > 0) {
       ring.refresh();
     }
     return created;
+  }
+
+  /**
+   * Issue 24: the key that should sign now is not in its token (the token was reset, restored from
+   * an older backup, or its object deleted by hand), so nothing can sign, not even the token of an
+   * administrator who would rotate it. A new key signs at once instead, as an immediate rotation
+   * would make it; the lost key stays listed for the retention, so the tokens it signed still
+   * verify. Under the lock, and only while that key is still the one that should sign: the nodes
+   * that find it so at once make one successor between them.
+   */
+  private void replaceUnopened(String kid) {
+    KeyMaterial material = privateKeys.generate(keySize, random);
+    Optional<SigningKey> added =
+        store(
+            material,
+            () ->
+                keys.addInTurn(
+                    stored ->
+                        SigningKey.currentAt(stored, latest(now(), newestCreation(stored)))
+                                .filter(key -> key.kid().equals(kid))
+                                .isPresent()
+                            ? successor(stored, material, true, null, false)
+                            : null,
+                    key ->
+                        system.event(
+                            "key.rotate.immediate",
+                            key.kid(),
+                            null,
+                            Map.of("replaces", kid, "reason", "private key not in the token"))));
+    ring.refresh();
+    added.ifPresent(
+        key ->
+            LOG.severe(
+                "Signing key "
+                    + kid
+                    + " should sign, but its token does not hold it; signing key "
+                    + key.kid()
+                    + " replaces it at once"));
   }
 
   /**
@@ -184,12 +226,21 @@ public final class KeyRotation implements AutoCloseable {
     return resealed;
   }
 
+  /**
+   * Issue 24: how long after a key leaves the list its private half stays in the token. A key
+   * revoked on one node signs on the others until their next refresh; two refreshes and a few
+   * seconds of clock difference between nodes cover that.
+   */
+  private Duration tokenGrace() {
+    return schedule.refresh().multipliedBy(2).plus(TOKEN_GRACE_SKEW);
+  }
+
   /** Deletes up to {@link #PRUNE_BATCH} keys out of the list for {@link #PRUNE_AFTER}. */
   int prune(List<SigningKey> rows, Instant now) {
     Instant before = now.minus(PRUNE_AFTER);
     List<String> old =
         rows.stream()
-            .filter(key -> !key.isListedAt(now) && leftListBefore(key, before))
+            .filter(key -> !key.isListedAt(now) && key.leftListBefore(before))
             .limit(PRUNE_BATCH)
             .map(SigningKey::kid)
             .toList();
@@ -199,11 +250,6 @@ public final class KeyRotation implements AutoCloseable {
     int removed = keys.remove(old);
     LOG.info("Deleted " + removed + " signing keys out of the list since before " + before);
     return removed;
-  }
-
-  private static boolean leftListBefore(SigningKey key, Instant time) {
-    Instant left = key.revokedAt().or(key::expiresAt).orElse(null);
-    return left != null && left.isBefore(time);
   }
 
   /**
@@ -338,7 +384,6 @@ public final class KeyRotation implements AutoCloseable {
             operator.event("key.revoke", kid, null, Map.of()));
     ring.refresh();
     revoked.ifPresent(key -> LOG.warning("Signing key " + kid + " revoked"));
-    privateKeys.discardUnlisted(ring.rows(), now()); // other nodes on their next refresh
     return revoked;
   }
 
@@ -404,10 +449,19 @@ public final class KeyRotation implements AutoCloseable {
    */
   private SigningKey successor(
       List<SigningKey> stored, KeyMaterial material, boolean immediate, String revoked) {
+    return successor(stored, material, immediate, revoked, revoked == null);
+  }
+
+  private SigningKey successor(
+      List<SigningKey> stored,
+      KeyMaterial material,
+      boolean immediate,
+      String revoked,
+      boolean checkRoom) {
     Instant now = latest(now(), newestCreation(stored));
     Instant activeFrom = immediate ? now : now.plus(schedule.prePublication());
     Instant expiry = lastSignature(now, activeFrom).plus(schedule.retention());
-    if (revoked == null) {
+    if (checkRoom) {
       checkRoomFor(stored, now);
     }
     Optional<SigningKey> current = SigningKey.currentAt(stored, now);

@@ -14,7 +14,10 @@ import java.time.Instant;
  * @param isCurrent whether it signs now
  * @param createdAt when it was created
  * @param keyEncryptionKeyId the id of the key-encryption key its private key is sealed under (issue
- *     19 §2): its {@link dev.platform.identity.config.KeyId}, not secret
+ *     19 §2): its {@link dev.platform.identity.config.KeyId}, not secret; for a key in a token, the
+ *     one whose MAC key vouches for its row
+ * @param privateKeyHome where the private key is (issue 24): {@code database}, sealed in its row,
+ *     or {@code pkcs11}, inside the configured token
  */
 public record KeyStatus(
     String kid,
@@ -23,7 +26,8 @@ public record KeyStatus(
     String expiresAt,
     boolean isCurrent,
     String createdAt,
-    String keyEncryptionKeyId) {
+    String keyEncryptionKeyId,
+    String privateKeyHome) {
   private static final String REVOKED = "revoked";
 
   static KeyStatus of(SigningKey key, boolean isCurrent, Instant now) {
@@ -34,7 +38,8 @@ public record KeyStatus(
         key.expiresAt().map(Object::toString).orElse(null),
         isCurrent,
         key.createdAt().toString(),
-        key.kekId());
+        key.kekId(),
+        key.home().column());
   }
 
   /** Whether the key was revoked (not part of the JSON: {@code state} says it there). */

@@ -6,6 +6,7 @@ import dev.platform.identity.config.Settings;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.security.AuthProvider;
 import java.security.GeneralSecurityException;
 import java.security.InvalidParameterException;
 import java.security.Key;
@@ -43,7 +44,8 @@ final class Pkcs11Keys {
    * What a key generated here is, as PKCS#11 attributes (the provider's configuration syntax): the
    * private half a token object that the token keeps secret and never exports; the public half a
    * session object, gone when the session ends (its value is in the row), so that deleting the
-   * entry leaves nothing behind.
+   * entry leaves nothing behind. A signing key only signs: never an RSA decryption or unwrapping
+   * key (one key, one use).
    */
   private static final String GENERATION_ATTRIBUTES =
       """
@@ -53,11 +55,16 @@ final class Pkcs11Keys {
         CKA_SENSITIVE = true
         CKA_EXTRACTABLE = false
         CKA_SIGN = true
+        CKA_DECRYPT = false
+        CKA_UNWRAP = false
       }
       attributes(generate, CKO_PUBLIC_KEY, CKK_RSA) = {
         CKA_TOKEN = false
       }
       """;
+
+  /** PKCS#11 {@code CKF_OS_LOCKING_OK}: the module may use the operating system's locks. */
+  private static final long OS_LOCKING_OK = 0x2;
 
   private final Provider provider;
   private final RsaProvider signer;
@@ -112,6 +119,9 @@ final class Pkcs11Keys {
     char[] pin = settings.pin().toCharArray();
     KeyStore store;
     try {
+      // A PKCS#11 login belongs to the process: after an earlier deployment in this JVM logged
+      // in, the provider would skip the PIN. Logging out first makes this PIN be checked.
+      ((AuthProvider) provider).logout();
       store = KeyStore.getInstance("PKCS11", provider);
       store.load(null, pin);
     } catch (IOException | GeneralSecurityException | ProviderException e) {
@@ -256,7 +266,11 @@ final class Pkcs11Keys {
       Class<?> initArgs = Class.forName("sun.security.pkcs11.wrapper.CK_C_INITIALIZE_ARGS");
       Method getInstance =
           pkcs11.getMethod("getInstance", String.class, String.class, initArgs, boolean.class);
-      Object module = getInstance.invoke(null, library, "C_GetFunctionList", null, false);
+      // As SunPKCS11 initialises the module: with the OS's locking, so the JDK shares a module
+      // that threads call at once, not one behind a lock of its own (issue 24: no serialised path).
+      Object args = initArgs.getConstructor().newInstance();
+      initArgs.getField("flags").setLong(args, OS_LOCKING_OK);
+      Object module = getInstance.invoke(null, library, "C_GetFunctionList", args, false);
       long[] slots = (long[]) pkcs11.getMethod("C_GetSlotList", boolean.class).invoke(module, true);
       Method tokenInfo = pkcs11.getMethod("C_GetTokenInfo", long.class);
       for (long slot : slots) {

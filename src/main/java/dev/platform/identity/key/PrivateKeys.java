@@ -4,6 +4,7 @@ import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -95,20 +96,22 @@ public final class PrivateKeys {
   }
 
   /**
-   * Issue 24: deletes from the token every key of {@code rows} in it that is out of the published
-   * list at {@code now} (revoked, expired, or withdrawn before it signed), each at most once per
-   * node. A key out of the list never signs or verifies again. A failure is logged and tried on the
+   * Issue 24: deletes from the token every key of {@code rows} in it that left the published list
+   * (revoked, expired, or withdrawn before it signed) before {@code now} less {@code grace}, each
+   * at most once per node. The grace covers the nodes that still sign with a key revoked elsewhere
+   * until their next refresh. A key not yet published here has not left the list: on a node whose
+   * clock is behind, it is one another node has just made. A failure is logged and tried on the
    * next refresh.
    *
    * @return how many keys were deleted from the token
    */
-  int discardUnlisted(List<SigningKey> rows, Instant now) {
+  int discardUnlisted(List<SigningKey> rows, Instant now, Duration grace) {
     if (token == null) {
       return 0;
     }
     int deleted = 0;
     for (SigningKey key : rows) {
-      if (key.home() == PrivateKeyHome.PKCS11 && !key.isListedAt(now)) {
+      if (key.home() == PrivateKeyHome.PKCS11 && key.leftListBefore(now.minus(grace))) {
         try {
           if (token.delete(key.kid())) {
             deleted++;

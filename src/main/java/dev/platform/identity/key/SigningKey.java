@@ -31,7 +31,7 @@ import java.util.Optional;
 @NamedQuery(name = SigningKey.ALL, query = "select k from SigningKey k order by k.createdAt, k.kid")
 @NamedQuery(
     name = SigningKey.IN_SLOT,
-    query = "select count(k) from SigningKey k where k.scheduleSlot = :slot")
+    query = "select count(k) from SigningKey k where k.scheduleSlot = :slot and k.kid <> :kid")
 @NamedQuery(
     name = SigningKey.NOT_SEALED_UNDER,
     query = "select count(k) from SigningKey k where k.kekId is null or k.kekId <> :kekId")
@@ -147,6 +147,15 @@ public class SigningKey {
     return revokedAt == null
         && !publishedAt.isAfter(time)
         && (expiresAt == null || time.isBefore(expiresAt));
+  }
+
+  /**
+   * Whether the key left the list, revoked or expired, before {@code time}. A key not yet published
+   * has not left it: on a node whose clock is behind, a key just made by another is such a key.
+   */
+  boolean leftListBefore(Instant time) {
+    Instant left = revokedAt != null ? revokedAt : expiresAt;
+    return left != null && left.isBefore(time);
   }
 
   /** Whether the key is listed and has reached its {@code activeFrom} at {@code time}. */

@@ -51,8 +51,8 @@ public final class SigningKeys {
    * In one transaction: lets {@code change} update the stored keys, then adds the key it returns.
    * The updates are written first, so a slot that {@code change} releases can be taken again.
    *
-   * @return the added key, or empty when another node took its schedule slot first (then nothing
-   *     changed)
+   * @return the added key, or empty when another node took its schedule slot first, or {@code
+   *     change} returned null (then nothing changed)
    */
   Optional<SigningKey> add(
       Function<List<SigningKey>, SigningKey> change, Function<SigningKey, AuditEvent> audit) {
@@ -74,7 +74,7 @@ public final class SigningKeys {
       boolean lock) {
     SigningKey[] added = new SigningKey[1];
     try {
-      return Optional.of(
+      return Optional.ofNullable(
           database.write(
               em -> {
                 if (lock) {
@@ -82,6 +82,9 @@ public final class SigningKeys {
                 }
                 List<SigningKey> stored = trusted(em, LockModeType.PESSIMISTIC_WRITE);
                 added[0] = change.apply(stored);
+                if (added[0] == null) {
+                  return null; // nothing to add, nothing changed
+                }
                 stored.forEach(key -> key.updateMac(macOf(key))); // unchanged rows keep their MAC
                 em.flush();
                 added[0].updateMac(macOf(added[0]));
@@ -90,7 +93,7 @@ public final class SigningKeys {
                 return added[0];
               }));
     } catch (RuntimeException e) {
-      if (added[0] != null && isTaken(added[0].scheduleSlot())) {
+      if (added[0] != null && isTakenByAnother(added[0])) {
         return Optional.empty();
       }
       throw e;
@@ -194,12 +197,17 @@ public final class SigningKeys {
     em.createNativeQuery("select id from signing_key_lock where id = 1 for update").getResultList();
   }
 
-  private boolean isTaken(String slot) {
-    return slot != null
+  /**
+   * Whether another key than {@code key} holds its schedule slot: then another node came first. A
+   * commit that failed after the row became durable leaves the slot held by {@code key} itself.
+   */
+  private boolean isTakenByAnother(SigningKey key) {
+    return key.scheduleSlot() != null
         && database.read(
             em ->
                 em.createNamedQuery(SigningKey.IN_SLOT, Long.class)
-                        .setParameter("slot", slot)
+                        .setParameter("slot", key.scheduleSlot())
+                        .setParameter("kid", key.kid())
                         .getSingleResult()
                     > 0);
   }

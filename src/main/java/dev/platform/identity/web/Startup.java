@@ -126,21 +126,22 @@ public class Startup implements ServletContextListener {
     logKeyIds(settings);
     SecretDigest digest =
         new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers());
-    database = Database.fromJndi(javaMigrations(settings));
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();
+    RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
+    KeyEncryption keyEncryption =
+        new KeyEncryption(
+            settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random, rsa);
+    // Issue 24: the PKCS#11 token, when one is configured, is opened (and logged in to) first, so
+    // a wrong PIN or slot stops the start before the database is changed or an administrator made.
+    PrivateKeys privateKeys = PrivateKeys.of(settings, keyEncryption, clock);
+    database = Database.fromJndi(javaMigrations(settings));
     ServiceAccounts accounts = new ServiceAccounts(database);
     new PepperCheck(database.dataSource()).verify(digest);
     SecretPeppers peppers = new SecretPeppers(accounts, digest);
     peppers.warnOfUnknownPeppers(clock.instant());
     new Bootstrap(accounts, digest, clock, random).run(settings);
-    RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
-    KeyEncryption keyEncryption =
-        new KeyEncryption(
-            settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random, rsa);
     SigningKeys signingKeys = new SigningKeys(database, keyEncryption);
-    // Issue 24: the PKCS#11 token, when one is configured, is opened (and logged in to) here.
-    PrivateKeys privateKeys = PrivateKeys.of(settings, keyEncryption, clock);
     KeyRing keyRing = new KeyRing(signingKeys, privateKeys, settings.keySchedule(), clock);
     // The one scheduler of the key rotation, the scope refresh, the rate limiter's clean-up and the
     // account counts of /metrics; close() shuts it down. Two threads, so that a slow rotation never

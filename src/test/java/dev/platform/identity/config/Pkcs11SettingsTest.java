@@ -105,6 +105,22 @@ class Pkcs11SettingsTest {
     assertTrue(refused(entries, JndiSettings.PKCS11_LIBRARY).getMessage().contains("not a file"));
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/usr/lib/a.so\"\nslot = 0\n",
+        "/usr/lib/a.so\nlibrary = /tmp/evil.so",
+        "/usr/lib/a\\\".so",
+        "/usr/lib/a\u0000.so"
+      })
+  void whenTheLibraryCouldInjectProviderConfigurationThenRefused(String library)
+      throws IOException {
+    Map<String, Object> entries = token();
+    entries.put(JndiSettings.PKCS11_LIBRARY, library);
+
+    refused(entries, JndiSettings.PKCS11_LIBRARY);
+  }
+
   @Test
   void whenBothOrNeitherOfSlotAndLabelThenRefusedNamingTheSlot() throws IOException {
     Map<String, Object> both = token();

@@ -80,7 +80,8 @@ class KeyTimelineTest {
             at("2026-01-11").toString(),
             false,
             at("2026-01-10").toString(),
-            "kek-1");
+            "kek-1",
+            "database");
 
     KeyTimeline timeline = KeyTimeline.of(List.of(RETIRING, withdrawn), NOW, WIDTH);
 
@@ -146,6 +147,7 @@ class KeyTimelineTest {
         expires == null ? null : at(expires).toString(),
         state.equals("current"),
         at(created).toString(),
-        "kek-1");
+        "kek-1",
+        "database");
   }
 }

@@ -23,6 +23,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -52,6 +53,12 @@ class LauncherIT {
 
     /** With options for the JVM ({@code jvm}) as well as for the launcher ({@code extra}). */
     Launched(List<String> jvm, int port, String... extra) throws IOException {
+      this(Map.of(), jvm, port, extra);
+    }
+
+    /** And with variables added to the process's environment (issue 24: SOFTHSM2_CONF). */
+    Launched(Map<String, String> environment, List<String> jvm, int port, String... extra)
+        throws IOException {
       this.port = port;
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -60,7 +67,9 @@ class LauncherIT {
           List.of(
               "-jar", "target/launcher/identity-launcher.jar", "--port", Integer.toString(port)));
       command.addAll(List.of(extra));
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      builder.environment().putAll(environment);
+      process = builder.start();
       reader.setDaemon(true);
       reader.start();
     }

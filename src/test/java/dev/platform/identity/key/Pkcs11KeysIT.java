@@ -10,12 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.hsm.JvmToken;
 import dev.platform.identity.hsm.SoftHsm;
 import dev.platform.identity.key.TestNodes.Node;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.KeyStore;
@@ -33,7 +31,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -57,13 +55,7 @@ class Pkcs11KeysIT {
 
   @BeforeAll
   static void makeToken() throws Exception {
-    Path conf = Path.of(System.getenv().getOrDefault("SOFTHSM2_CONF", ""));
-    assertTrue(
-        conf.toString().endsWith("softhsm2.conf"),
-        "failsafe must set SOFTHSM2_CONF for this JVM, not '" + conf + "'");
-    Path folder = conf.toAbsolutePath().getParent();
-    deleteTree(folder.resolve("tokens"));
-    token = SoftHsm.in(folder).initToken("identity-jvm");
+    token = JvmToken.get(); // shared with the other ITs of this JVM (SoftHSM reads its tokens once)
   }
 
   @Test
@@ -146,7 +138,13 @@ class Pkcs11KeysIT {
 
       clock.advance(Duration.ofMinutes(1));
       node.rotation().revoke(second.kid());
-      assertFalse(tokenAliases().contains(second.kid()), "revoked: gone at once");
+      assertTrue(tokenAliases().contains(second.kid()), "other nodes sign until they refresh");
+      clock.advance(Duration.ofSeconds(30 * 2 + 5)); // two refreshes (PT30S) and the skew
+      node.rotation().rotateIfDue();
+      assertTrue(tokenAliases().contains(second.kid()), "not before the grace has passed");
+      clock.advance(Duration.ofSeconds(1));
+      node.rotation().rotateIfDue();
+      assertFalse(tokenAliases().contains(second.kid()), "revoked: gone after the grace");
       String third = node.ring().current().kid();
       assertNotEquals(second.kid(), third);
 
@@ -156,6 +154,30 @@ class Pkcs11KeysIT {
       assertTrue(
           tokenAliases().contains(third),
           third + " in " + tokenAliases() + " rows " + node.ring().statuses());
+    }
+  }
+
+  @Test
+  void whenTheTokenLostTheKeyThatShouldSignThenANewKeyReplacesItAndTheLostOneStaysListed()
+      throws Exception {
+    try (Node node = TestNodes.node(TestNodes.newDatabase(), settings("pkcs11", Map.of()), clock)) {
+      node.rotation().rotateIfDue();
+      clock.advance(Duration.ofMinutes(1));
+      SigningKey next = node.rotation().rotate(false);
+      KeyStore store = KeyStore.getInstance("PKCS11", provider());
+      store.load(null, SoftHsm.PIN.toCharArray());
+      store.deleteEntry(next.kid()); // a token reset, an old backup, a hand
+
+      clock.set(next.activeFrom());
+      assertEquals(Optional.of(KeyRing.KEY_NOT_IN_TOKEN), node.ring().signingProblem());
+      assertTrue(node.ring().lookup(next.kid()).isPresent(), "its public key is served still");
+      node.rotation().rotateIfDue();
+
+      CurrentKey current = node.ring().current();
+      assertNotEquals(next.kid(), current.kid());
+      assertTrue(current.inToken());
+      assertTrue(signsFor(current, newest(node.keys().all()).rsaPublicKey()));
+      assertTrue(node.ring().lookup(next.kid()).isPresent(), "the tokens it signed still verify");
     }
   }
 
@@ -286,16 +308,5 @@ class Pkcs11KeysIT {
 
   private static PublicKey publicKey(byte[] encoded) throws GeneralSecurityException {
     return KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(encoded));
-  }
-
-  private static void deleteTree(Path folder) throws IOException {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(folder)) {
-      for (Path path : paths.sorted(Collections.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

@@ -1,0 +1,88 @@
+package dev.platform.identity.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.hsm.SoftHsm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 24: two nodes on one PostgreSQL database and one SoftHSM token, started at the same moment:
+ * one key is made, in the token, and both sign with it; after a rotation on node A, node B finds
+ * the new key in the token (its KeyStore reloaded on the unknown kid) and signs with it.
+ */
+@EnabledIfSystemProperty(named = SoftHsm.LIBRARY_PROPERTY, matches = ".+")
+@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+class HsmClusterIT {
+  @TempDir Path folder;
+
+  @Test
+  void whenTwoNodesShareOneTokenThenOneKeyIsMadeAndARotationReachesTheOtherNode() throws Exception {
+    SoftHsm hsm = SoftHsm.in(folder.resolve("hsm"));
+    SoftHsm.Token token = hsm.initToken("identity");
+    try (FreshPostgres database = FreshPostgres.create("identity_hsm")) {
+      Path context = folder.resolve("context.xml");
+      String postgres = ClusterIT.contextXml(database.dataSource().getDatabaseName());
+      Files.writeString(
+          context,
+          postgres.replace(
+              "</Context>", HsmNode.environment(HsmNode.pkcs11Entries(token)) + "</Context>"));
+      try (HsmNode a = HsmNode.start(hsm, folder.resolve("a"), context);
+          HsmNode b = HsmNode.start(hsm, folder.resolve("b"), context)) {
+        assertTrue(a.awaitReady(), a.output());
+        assertTrue(b.awaitReady(), b.output());
+        HsmNode.Credentials admin = printedOnce(a, b);
+
+        List<String> kids = a.publishedKids();
+        assertEquals(1, kids.size(), "one key for both nodes: " + kids);
+        assertEquals(kids, b.publishedKids());
+        String first = kids.get(0);
+        assertEquals(
+            Set.of(first),
+            HsmProbe.entries(hsm, token.slot()).keySet(),
+            "the token holds that one key and no other");
+        HsmIT.assertInTokenOnly(hsm, token, first);
+        for (HsmNode signer : List.of(a, b)) {
+          String issued = signer.token(admin);
+          assertEquals(first, HsmNode.kid(issued));
+          a.assertVerifies(issued, admin.id());
+          b.assertVerifies(issued, admin.id());
+        }
+
+        String rotated = a.rotateNow(a.token(admin));
+        assertNotEquals(first, rotated);
+        // Polled on the key list first: the token endpoint's budget (60 a minute) is shared.
+        assertTrue(
+            HsmNode.eventually(() -> b.publishedKids().contains(rotated), Duration.ofSeconds(15)),
+            "node B's key ring has the key node A made");
+        assertTrue(
+            HsmNode.eventually(
+                () -> rotated.equals(HsmNode.kid(b.token(admin))), Duration.ofSeconds(5)),
+            "node B signs with the key node A made in the token");
+        String fromB = b.token(admin);
+        a.assertVerifies(fromB, admin.id());
+        b.assertVerifies(fromB, admin.id());
+        HsmIT.assertInTokenOnly(hsm, token, rotated);
+      }
+    }
+  }
+
+  /** The bootstrap administrator, printed by exactly one of the two nodes. */
+  static HsmNode.Credentials printedOnce(HsmNode a, HsmNode b) {
+    String printed = a.output() + "\n" + b.output();
+    Matcher secret = LauncherIT.SECRET.matcher(printed);
+    assertTrue(secret.find(), printed);
+    assertTrue(!secret.find(), "the bootstrap administrator was generated twice");
+    return a.output().contains("client_secret:") ? a.printedAdmin() : b.printedAdmin();
+  }
+}
