@@ -24,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -281,20 +280,11 @@ class Pkcs11AttackIT {
   }
 
   private Settings settings(Map<String, String> overrides) {
-    Map<String, String> entries = new HashMap<>();
-    entries.put(JndiSettings.KEY_ENCRYPTION_KEY, kek);
-    entries.put(JndiSettings.KEY_STORE, "pkcs11");
-    entries.put(JndiSettings.PKCS11_LIBRARY, SoftHsm.requiredLibrary().toString());
-    entries.put(JndiSettings.PKCS11_SLOT, Long.toString(token.slot()));
-    entries.put(JndiSettings.PKCS11_PIN, SoftHsm.PIN);
-    entries.putAll(overrides);
-    return TestNodes.settings(entries);
+    return TestNodes.tokenSettings(kek, token, "pkcs11", overrides);
   }
 
   private KeyEncryption encryption() {
-    return new KeyEncryption(
-        TestNodes.settings(Map.of(JndiSettings.KEY_ENCRYPTION_KEY, kek)).keyEncryptionKey(),
-        TestNodes.RANDOM);
+    return TestNodes.encryption(kek);
   }
 
   private static Provider provider(String name) {

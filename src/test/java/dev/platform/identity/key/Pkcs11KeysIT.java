@@ -257,20 +257,11 @@ class Pkcs11KeysIT {
   }
 
   private Settings settings(String keyStore, Map<String, String> overrides) {
-    Map<String, String> entries = new HashMap<>();
-    entries.put(JndiSettings.KEY_ENCRYPTION_KEY, kek);
-    entries.put(JndiSettings.KEY_STORE, keyStore);
-    entries.put(JndiSettings.PKCS11_LIBRARY, SoftHsm.requiredLibrary().toString());
-    entries.put(JndiSettings.PKCS11_SLOT, Long.toString(token.slot()));
-    entries.put(JndiSettings.PKCS11_PIN, SoftHsm.PIN);
-    entries.putAll(overrides);
-    return TestNodes.settings(entries);
+    return TestNodes.tokenSettings(kek, token, keyStore, overrides);
   }
 
   private KeyEncryption encryption() {
-    return new KeyEncryption(
-        TestNodes.settings(Map.of(JndiSettings.KEY_ENCRYPTION_KEY, kek)).keyEncryptionKey(),
-        TestNodes.RANDOM);
+    return TestNodes.encryption(kek);
   }
 
   private static Provider provider() {

@@ -5,6 +5,7 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.hsm.SoftHsm;
 import dev.platform.identity.web.Startup;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -90,6 +91,28 @@ public final class TestNodes {
     entries.put(JndiSettings.KEY_ENCRYPTION_KEY, randomKey());
     entries.putAll(overrides);
     return TestSettings.with(entries);
+  }
+
+  /**
+   * Issue 24: the defaults with key-encryption key {@code kek}, new keys made in {@code keyStore}
+   * and the SoftHSM2 {@code token} configured, then {@code overrides}.
+   */
+  static Settings tokenSettings(
+      String kek, SoftHsm.Token token, String keyStore, Map<String, String> overrides) {
+    Map<String, String> entries = new HashMap<>();
+    entries.put(JndiSettings.KEY_ENCRYPTION_KEY, kek);
+    entries.put(JndiSettings.KEY_STORE, keyStore);
+    entries.put(JndiSettings.PKCS11_LIBRARY, SoftHsm.requiredLibrary().toString());
+    entries.put(JndiSettings.PKCS11_SLOT, Long.toString(token.slot()));
+    entries.put(JndiSettings.PKCS11_PIN, SoftHsm.PIN);
+    entries.putAll(overrides);
+    return settings(entries);
+  }
+
+  /** The key encryption of key-encryption key {@code kek} alone. */
+  static KeyEncryption encryption(String kek) {
+    return new KeyEncryption(
+        settings(Map.of(JndiSettings.KEY_ENCRYPTION_KEY, kek)).keyEncryptionKey(), RANDOM);
   }
 
   /** A random AES-256 key-encryption key as the JNDI entry holds it. */
