@@ -91,8 +91,8 @@ echo "slots: $slot (the service), $bench_slot (the raw signatures)" >> "$out/mac
 
 say "signatures through SunPKCS11 (SoftHSM2), ACCP and the JDK, 1 and 2 threads (${SIGN_SECONDS} s each)"
 java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
-  dev.platform.identity.key.Pkcs11SigningBenchmark "$SIGN_SECONDS" "$LIBRARY" "$bench_slot" "$pin" \
-  > "$out/signing.txt" 2>&1
+  dev.platform.identity.key.Pkcs11SigningBenchmark "$SIGN_SECONDS" "$LIBRARY" "$bench_slot" \
+  < "$hsm/pin" > "$out/signing.txt" 2>&1
 grep -E '^(#|sign )' "$out/signing.txt" >&2
 
 # name context: the launcher on a fresh data folder, a client, the load, the stop.

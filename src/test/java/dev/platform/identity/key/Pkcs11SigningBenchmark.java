@@ -2,7 +2,10 @@ package dev.platform.identity.key;
 
 import com.sun.management.OperatingSystemMXBean;
 import dev.platform.identity.config.Settings.RsaEngine;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
@@ -27,18 +30,21 @@ import java.util.concurrent.Future;
  * warm-up, not a test; each thread keeps its own {@code Signature} and calls {@code initSign},
  * {@code update} and {@code sign} per signature, as a token request does.
  *
- * <p>Arguments: seconds per measurement, the module's path, the slot id, the user PIN. The token
- * store comes from the environment ({@code SOFTHSM2_CONF}). Prints one line per provider and thread
- * count: {@code sign PROVIDER THREADS SIGNATURES_PER_SECOND SIGNATURES_PER_CPU_SECOND}.
+ * <p>Arguments: seconds per measurement, the module's path, the slot id; the user PIN is the first
+ * line of standard input, never an argument. The token store comes from the environment ({@code
+ * SOFTHSM2_CONF}). Prints one line per provider and thread count: {@code sign PROVIDER THREADS
+ * SIGNATURES_PER_SECOND SIGNATURES_PER_CPU_SECOND}.
  */
 public final class Pkcs11SigningBenchmark {
   private Pkcs11SigningBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: Pkcs11SigningBenchmark SECONDS LIBRARY SLOT PIN");
+    if (args.length != 3) {
+      System.err.println("usage: Pkcs11SigningBenchmark SECONDS LIBRARY SLOT < PIN-FILE");
       System.exit(2);
     }
+    String pin =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
     int seconds = Integer.parseInt(args[0]);
     Provider pkcs11 =
         Security.getProvider("SunPKCS11")
@@ -51,7 +57,7 @@ public final class Pkcs11SigningBenchmark {
                     + "  CKA_TOKEN = true\n  CKA_SENSITIVE = true\n  CKA_EXTRACTABLE = false\n"
                     + "  CKA_PRIVATE = true\n}\n"
                     + "attributes(generate, CKO_PUBLIC_KEY, CKK_RSA) = {\n  CKA_TOKEN = false\n}\n");
-    KeyStore.getInstance("PKCS11", pkcs11).load(null, args[3].toCharArray()); // the login
+    KeyStore.getInstance("PKCS11", pkcs11).load(null, pin.toCharArray()); // the login
     KeyPairGenerator inToken = KeyPairGenerator.getInstance("RSA", pkcs11);
     inToken.initialize(2048);
     KeyPair tokenKeys = inToken.generateKeyPair();
