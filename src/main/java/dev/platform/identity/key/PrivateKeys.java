@@ -1,5 +1,6 @@
 package dev.platform.identity.key;
 
+import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import java.security.SecureRandom;
@@ -125,15 +126,20 @@ public final class PrivateKeys {
     return deleted;
   }
 
+  /**
+   * The token, for key {@code kid} that is in one.
+   *
+   * @throws InvalidSettingException when no token is configured: a setting is wrong, not the token,
+   *     so the start stops (and the key is never replaced as if the token had lost it)
+   */
   private Pkcs11Keys hsm(String kid) {
     if (token == null) {
-      throw new IllegalStateException(
-          "signing key "
+      throw new InvalidSettingException(
+          JndiSettings.PKCS11_LIBRARY,
+          "is not set, but signing key "
               + kid
-              + " is in a PKCS#11 token, and java:comp/env/"
-              + JndiSettings.PKCS11_LIBRARY
-              + " is not set: configure the token that holds it (identity/pkcs11*), keeping"
-              + " identity/keyStore as it is if new keys are to be made in the database");
+              + " is in a PKCS#11 token: configure the token that holds it (identity/pkcs11*),"
+              + " keeping identity/keyStore as it is if new keys are to be made in the database");
     }
     return token;
   }

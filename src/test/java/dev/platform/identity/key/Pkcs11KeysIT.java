@@ -182,6 +182,21 @@ class Pkcs11KeysIT {
   }
 
   @Test
+  void whenANodeWithoutTheTokenSettingsMeetsATokenKeyThenItStopsNamingTheLibraryNotReplacingIt() {
+    String database = TestNodes.newDatabase();
+    try (Node node = TestNodes.node(database, settings("pkcs11", Map.of()), clock)) {
+      node.rotation().rotateIfDue();
+    }
+    Settings withoutToken = TestNodes.settings(Map.of(JndiSettings.KEY_ENCRYPTION_KEY, kek));
+    try (Node node = TestNodes.node(database, withoutToken, clock)) {
+      InvalidSettingException e =
+          assertThrows(InvalidSettingException.class, () -> node.rotation().rotateIfDue());
+      assertTrue(e.getMessage().contains(JndiSettings.PKCS11_LIBRARY), e.getMessage());
+      assertEquals(1, node.keys().all().size(), "no key was made in its place");
+    }
+  }
+
+  @Test
   void whenTwoNodesRaceForTheNextSlotThenTheLoserDeletesTheKeyItMade() throws Exception {
     String database = TestNodes.newDatabase();
     Settings settings = settings("pkcs11", Map.of());
