@@ -17,7 +17,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -160,11 +159,9 @@ public final class KeyRotation implements AutoCloseable {
    * that find it so at once make one successor between them.
    */
   private void replaceUnopened(String kid) {
-    KeyMaterial material = privateKeys.generate(keySize, random);
     Optional<SigningKey> added =
-        store(
-            material,
-            () ->
+        newKey(
+            material ->
                 keys.addInTurn(
                     stored ->
                         SigningKey.currentAt(stored, latest(now(), newestCreation(stored)))
@@ -275,11 +272,9 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   private boolean create(String slot, String predecessor, Instant now, Instant activeFrom) {
-    KeyMaterial material = privateKeys.generate(keySize, random);
     Optional<SigningKey> created =
-        store(
-            material,
-            () ->
+        newKey(
+            material ->
                 keys.add(
                     stored -> {
                       if (predecessor != null) {
@@ -395,11 +390,9 @@ public final class KeyRotation implements AutoCloseable {
   private SigningKey successor(
       boolean immediate, String revoked, Function<SigningKey, AuditEvent> audit) {
     for (int attempt = 0; attempt < 3; attempt++) {
-      KeyMaterial material = privateKeys.generate(keySize, random);
       Optional<SigningKey> added =
-          store(
-              material,
-              () ->
+          newKey(
+              material ->
                   keys.addInTurn(stored -> successor(stored, material, immediate, revoked), audit));
       if (added.isPresent()) {
         return added.get();
@@ -409,14 +402,15 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   /**
-   * Stores {@code material} by {@code add}. When it is not stored (another node took the slot, or
-   * the change was refused or failed), its private half is deleted from its token, if it is in one:
-   * nothing names it, so nothing would ever delete it.
+   * Makes a key where {@code identity/keyStore} says and stores it by {@code add}. When it is not
+   * stored (another node took the slot, or the change was refused or failed), its private half is
+   * deleted from its token, if it is in one: nothing names it, so nothing would ever delete it.
    */
-  private Optional<SigningKey> store(KeyMaterial material, Supplier<Optional<SigningKey>> add) {
+  private Optional<SigningKey> newKey(Function<KeyMaterial, Optional<SigningKey>> add) {
+    KeyMaterial material = privateKeys.generate(keySize, random);
     Optional<SigningKey> added;
     try {
-      added = add.get();
+      added = add.apply(material);
     } catch (RuntimeException e) {
       discardUnlessStored(material);
       throw e;
