@@ -87,6 +87,19 @@ class Pkcs11SettingsTest {
     assertEquals(PIN, JndiSettings.read(entries::get).pkcs11().orElseThrow().pin());
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"rw-r--r--", "rw-rw----", "rw----r--"})
+  void whenThePinFileIsReadableByOthersThenRefusedNamingItAndNeverShowingThePin(String mode)
+      throws IOException {
+    Map<String, Object> entries = token();
+    entries.remove(JndiSettings.PKCS11_PIN);
+    Path file = Files.writeString(folder.resolve("pin"), PIN + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+    entries.put(JndiSettings.PKCS11_PIN_FILE, file.toString());
+
+    refused(entries, JndiSettings.PKCS11_PIN_FILE);
+  }
+
   @Test
   void whenPkcs11WithoutALibraryThenRefusedNamingTheLibrary() throws IOException {
     Map<String, Object> entries = token();
