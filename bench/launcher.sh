@@ -15,11 +15,13 @@ bench_peers() {
 }
 
 # bench_context FILE [XML]: a context.xml that lets one bench client take more than SPEC 8's 60
-# tokens a minute (identity/tokenRateLimit), with XML (more entries) inside.
+# tokens a minute (identity/tokenRateLimit) and every request thread (identity/requestThreadsPerAddress:
+# the load comes from one address), with XML (more entries) inside.
 bench_context() {
   cat > "$1" <<XML
 <Context>
   <Environment name="identity/tokenRateLimit" value="1000000" type="java.lang.String" override="false"/>
+  <Environment name="identity/requestThreadsPerAddress" value="10000" type="java.lang.String" override="false"/>
   ${2:-}
 </Context>
 XML

@@ -22,18 +22,21 @@ esac
 failed='Boot Command .* failed'
 skip=$( (wc -c <"$log") 2>/dev/null || echo 0)
 since() { tail -c +$((skip + 1)) -- "$log" 2>/dev/null; }
-i=0
-while [ "$i" -lt "$seconds" ]; do
+# Seconds on the clock, not loop rounds: under load a round takes longer than its 1 s sleep (curl
+# waits up to 5 s), so counting rounds reported too few seconds and waited too long.
+start=$(date +%s)
+elapsed=0
+while [ "$elapsed" -lt "$seconds" ]; do
   if curl -sf -m 5 -o /dev/null "$url/health/ready"; then
-    echo "ready after $i s"
+    echo "ready after $(($(date +%s) - start)) s"
     exit 0
   fi
   if since | grep -aq "$failed"; then
     break
   fi
   sleep 1
-  i=$((i + 1))
+  elapsed=$(($(date +%s) - start))
 done
-echo "not ready after $i s; $log says:" >&2
+echo "not ready after $(($(date +%s) - start)) s; $log says:" >&2
 since | grep -a "$failed" >&2 || since | tail -n 40 >&2
 exit 1

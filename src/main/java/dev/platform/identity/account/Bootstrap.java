@@ -35,13 +35,12 @@ public final class Bootstrap {
   }
 
   /** Makes sure an administrator exists, as {@code settings} asks. */
-  public void run(Settings settings) {
+  public void run(Settings.Bootstrap settings) {
     settings
-        .bootstrap()
+        .account()
         .ifPresentOrElse(
-            configured -> ensure(configured, settings.bootstrapOrganization()),
-            () ->
-                generateIfEmpty(settings.bootstrapOrganization(), settings.bootstrapSecretFile()));
+            configured -> ensure(configured, settings.organization()),
+            () -> generateIfEmpty(settings.organization(), settings.secretFile()));
   }
 
   private void ensure(Settings.BootstrapAccount configured, String organization) {
@@ -129,7 +128,7 @@ public final class Bootstrap {
     return accounts.addFirst(admin, event(admin, "generated"));
   }
 
-  /** Issue 20 §3: the audit trail's first row, stored with the administrator it records. */
+  /** The audit trail's first row, stored with the administrator it records. */
   private AuditEvent event(ServiceAccount admin, String how) {
     return AuditEvent.bySystem(
         admin.createdAt(),

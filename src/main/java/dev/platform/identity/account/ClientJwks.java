@@ -4,38 +4,43 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.identity.jose.Jwk;
+import dev.platform.identity.jose.JwkSet;
+import dev.platform.identity.jose.JwsAlgorithm;
 import java.io.IOException;
 import java.math.BigInteger;
-import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.PublicKey;
-import java.security.interfaces.RSAPublicKey;
-import java.security.spec.ECGenParameterSpec;
-import java.security.spec.ECParameterSpec;
-import java.security.spec.ECPoint;
-import java.security.spec.ECPublicKeySpec;
-import java.security.spec.EllipticCurve;
-import java.security.spec.RSAPublicKeySpec;
 import java.util.ArrayList;
-import java.util.Base64;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The public keys a {@code private_key_jwt} client signs its assertions with (issue 22, RFC 7523):
- * a JWK set (RFC 7517 §5) of RSA keys of 2048 bits or more and EC P-256 keys, each for signatures.
- * A set is checked whole: any private member, a weak or malformed key, a point off the curve, two
- * keys with one {@code kid}, or several keys of which one has no {@code kid} refuses it, naming the
- * key and the reason. Only the public members are kept ({@link #json()}).
+ * The public keys a {@code private_key_jwt} client signs its assertions with (RFC 7523): a JWK set
+ * (RFC 7517 §5) of RSA keys of 2048 bits or more and EC P-256 keys, each for signatures. A set is
+ * checked whole: any private member, a weak or malformed key, a point off the curve, two keys with
+ * one {@code kid}, or several keys of which one has no {@code kid} refuses it, naming the key and
+ * the reason: what an administrator submits is stored and used as it is, so a set with an entry
+ * that would never verify anything is sent back to be fixed. A set fetched from a {@code jwks_uri}
+ * is read by {@link #published} instead, which skips such entries. Only the public members are kept
+ * ({@link #json()}).
  */
 public final class ClientJwks {
   /** RS256, PS256 and ES256: RFC 7518's asymmetric signatures this service verifies. */
-  public static final List<String> ALGORITHMS = List.of("RS256", "PS256", "ES256");
+  public static final List<String> ALGORITHMS =
+      Arrays.stream(JwsAlgorithm.values()).map(Enum::name).toList();
 
   static final int MAX_KEYS = 10;
+
+  /** The most entries of a fetched set that are read, usable or not. */
+  static final int MAX_ENTRIES = 100;
+
   static final int MIN_RSA_BITS = 2048;
   static final int MAX_RSA_BITS = 8192;
   static final int MAX_KID = 200;
@@ -49,7 +54,6 @@ public final class ClientJwks {
       List.of("d", "p", "q", "dp", "dq", "qi", "oth", "k");
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final ECParameterSpec P256 = p256();
 
   private final List<ClientKey> keys;
   private final String json;
@@ -130,19 +134,62 @@ public final class ClientJwks {
     }
   }
 
+  /**
+   * A set fetched from a client's {@code jwks_uri}: an entry this service cannot use (another
+   * {@code use}, {@code kty} or curve, a weak or malformed key, a private member) is skipped, as
+   * RFC 7517 §5 lets a reader do, so that a client whose new set carries one such entry beside its
+   * keys has its old keys replaced, not kept. Of the keys left, one without a {@code kid} among
+   * several, and those sharing a {@code kid}, are skipped too (which one would be meant is
+   * unknown); the first {@link #MAX_KEYS} are kept. At most {@link #MAX_ENTRIES} entries are read.
+   *
+   * @throws IOException when it is no JSON, no set, holds more than {@link #MAX_ENTRIES} entries,
+   *     or no usable key (naming the first entry's reason)
+   */
+  public static ClientJwks published(byte[] body) throws IOException {
+    int[] index = {0};
+    JwkSet.Usable<ClientKey> read = JwkSet.read(body, MAX_ENTRIES, jwk -> key(index[0]++, jwk));
+    List<ClientKey> usable = read.entries();
+    List<JsonNode> usableJson = read.json();
+    String firstReason = read.firstReason();
+    Map<String, Integer> kidCounts = new HashMap<>();
+    // Only kids are counted: a key without one is chosen by the set's size, and must not share a
+    // count with a key whose kid is the text "null".
+    usable.stream()
+        .map(ClientKey::kid)
+        .filter(Objects::nonNull)
+        .forEach(kid -> kidCounts.merge(kid, 1, Integer::sum));
+    List<ClientKey> keys = new ArrayList<>();
+    ArrayNode kept = JSON.createArrayNode();
+    for (int i = 0; i < usable.size() && keys.size() < MAX_KEYS; i++) {
+      ClientKey key = usable.get(i);
+      boolean chosen = key.kid() == null ? usable.size() == 1 : kidCounts.get(key.kid()) == 1;
+      if (chosen) {
+        keys.add(key);
+        kept.add(publicMembers(usableJson.get(i)));
+      }
+    }
+    if (keys.isEmpty()) {
+      throw new IOException(
+          "jwks holds no usable key" + (firstReason == null ? "" : " (" + firstReason + ")"));
+    }
+    ObjectNode canonical = JSON.createObjectNode();
+    canonical.set("keys", kept);
+    return new ClientJwks(List.copyOf(keys), canonical.toString());
+  }
+
   /** The keys, in the set's order. */
   public List<ClientKey> keys() {
     return keys;
   }
 
   /** The set with only the public members of each key, as stored and shown. */
-  public String json() {
+  String json() {
     return json;
   }
 
   /**
    * The key an assertion's header chooses: the one with its {@code kid}, or the only key when it
-   * has none (issue 22); empty when there is no such key or it does not fit {@code alg}.
+   * has none; empty when there is no such key or it does not fit {@code alg}.
    */
   public Optional<ClientKey> find(Optional<String> kid, String alg) {
     Optional<ClientKey> chosen =
@@ -209,10 +256,7 @@ public final class ClientJwks {
       throw refused(index, "has an RSA exponent that is not an odd number of 3 or more");
     }
     try {
-      RSAPublicKey key =
-          (RSAPublicKey)
-              KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(modulus, exponent));
-      return key;
+      return Jwk.rsa(modulus, exponent);
     } catch (GeneralSecurityException e) {
       throw refused(index, "is not a valid RSA key: " + e.getMessage());
     }
@@ -226,26 +270,14 @@ public final class ClientJwks {
     }
     BigInteger x = coordinate(index, jwk, "x");
     BigInteger y = coordinate(index, jwk, "y");
-    if (!onCurve(x, y)) {
+    if (!Jwk.onP256(x, y)) {
       throw refused(index, "has a point that is not on the P-256 curve");
     }
     try {
-      return KeyFactory.getInstance("EC")
-          .generatePublic(new ECPublicKeySpec(new ECPoint(x, y), P256));
+      return Jwk.p256(x, y);
     } catch (GeneralSecurityException e) {
       throw refused(index, "is not a valid EC key: " + e.getMessage());
     }
-  }
-
-  private static boolean onCurve(BigInteger x, BigInteger y) {
-    EllipticCurve curve = P256.getCurve();
-    BigInteger p = ((java.security.spec.ECFieldFp) curve.getField()).getP();
-    if (x.signum() < 0 || y.signum() < 0 || x.compareTo(p) >= 0 || y.compareTo(p) >= 0) {
-      return false;
-    }
-    BigInteger left = y.modPow(BigInteger.TWO, p);
-    BigInteger right = x.pow(3).add(curve.getA().multiply(x)).add(curve.getB()).mod(p);
-    return left.equals(right);
   }
 
   /** RFC 7518 §6.2.1.2: x and y are the full 32 bytes of P-256. */
@@ -275,7 +307,7 @@ public final class ClientJwks {
       throw refused(index, "has no '" + member + "'");
     }
     try {
-      return Base64.getUrlDecoder().decode(text);
+      return Jwk.base64url(text);
     } catch (IllegalArgumentException e) {
       throw refused(index, "has a '" + member + "' that is not base64url");
     }
@@ -314,15 +346,5 @@ public final class ClientJwks {
 
   private static IllegalArgumentException refused(int index, String reason) {
     return new IllegalArgumentException("jwks: key " + index + " " + reason);
-  }
-
-  private static ECParameterSpec p256() {
-    try {
-      AlgorithmParameters parameters = AlgorithmParameters.getInstance("EC");
-      parameters.init(new ECGenParameterSpec("secp256r1"));
-      return parameters.getParameterSpec(ECParameterSpec.class);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JDK has no P-256", e);
-    }
   }
 }

@@ -13,9 +13,9 @@ import javax.sql.DataSource;
 /**
  * A wrong pepper is not silent: the database keeps the digest of a fixed label under the pepper it
  * was first started with (migration V8), and a start under another pepper fails naming the setting,
- * where it would otherwise refuse every client secret as wrong. Issue 19 §3: a check value under
- * one of {@code identity/previousSecretPeppers} passes too, and is rewritten under the current
- * pepper, so that once the pepper is rotated a node with the new pepper alone still starts.
+ * where it would otherwise refuse every client secret as wrong. A check value under one of {@code
+ * identity/previousSecretPeppers} passes too, and is rewritten under the current pepper, so that
+ * once the pepper is rotated a node with the new pepper alone still starts.
  */
 public final class PepperCheck {
   /** What is digested: not a secret, only the same text every time. */

@@ -15,9 +15,9 @@ import javax.crypto.SecretKey;
 
 /**
  * HMAC-SHA-256 of a client secret under the server's pepper: the database alone cannot be used to
- * test guesses, and comparison takes constant time (DESIGN decision 1). Issue 19: each digest names
- * its pepper by id, so the pepper can be rotated; new digests are always under the current one, and
- * the previous ones only check what was digested before the rotation.
+ * test guesses, and comparison takes constant time (DESIGN decision 1). Each digest names its
+ * pepper by id, so the pepper can be rotated; new digests are always under the current one, and the
+ * previous ones only check what was digested before the rotation.
  */
 public final class SecretDigest {
   private static final String ALGORITHM = "HmacSHA256";
@@ -59,7 +59,7 @@ public final class SecretDigest {
   }
 
   /** The ids of every pepper this node has: the current one and the previous ones. */
-  public Set<String> pepperIds() {
+  Set<String> pepperIds() {
     return Set.copyOf(peppers.keySet());
   }
 
@@ -84,7 +84,7 @@ public final class SecretDigest {
    * The id of the pepper, among this node's, under which {@code text}'s digest is {@code value}.
    * Meant for fixed, public text (the pepper check): it computes one HMAC per pepper.
    */
-  public Optional<String> pepperOf(String text, String value) {
+  Optional<String> pepperOf(String text, String value) {
     return peppers.entrySet().stream()
         .filter(pepper -> MessageDigest.isEqual(mac(pepper.getValue(), text), decode(value)))
         .map(Map.Entry::getKey)
@@ -92,13 +92,13 @@ public final class SecretDigest {
   }
 
   /**
-   * Which of an account's two digests {@code presented} is the secret of (issue 19). The HMAC is
-   * computed once, under the pepper the current digest names, and compared in constant time against
-   * both, always, so the time taken tells neither which matched nor whether there was a previous
-   * secret: without one, pass a digest nobody's secret has under the current pepper, such as a
-   * decoy's. Only when the previous digest names another pepper (an overlap that spans a pepper
-   * rotation, which is rare) is a second HMAC computed. A digest under a pepper this node does not
-   * have never matches; the HMAC is then computed under the current pepper, for the usual time.
+   * Which of an account's two digests {@code presented} is the secret of. The HMAC is computed
+   * once, under the pepper the current digest names, and compared in constant time against both,
+   * always, so the time taken tells neither which matched nor whether there was a previous secret:
+   * without one, pass a digest nobody's secret has under the current pepper, such as a decoy's.
+   * Only when the previous digest names another pepper (an overlap that spans a pepper rotation,
+   * which is rare) is a second HMAC computed. A digest under a pepper this node does not have never
+   * matches; the HMAC is then computed under the current pepper, for the usual time.
    */
   public Match match(String presented, Digest current, Digest previous) {
     SecretKey currentPepper = peppers.get(current.pepperId());

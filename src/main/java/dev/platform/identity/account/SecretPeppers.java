@@ -11,9 +11,9 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * Where the accounts stand in a rotation of the secret pepper (issue 19 §3): how many still have a
- * digest under a previous pepper, which each one's next successful token request moves over, and
- * how many have one under a pepper this node does not have at all, which cannot authenticate.
+ * Where the accounts stand in a rotation of the secret pepper: how many still have a digest under a
+ * previous pepper, which each one's next successful token request moves over, and how many have one
+ * under a pepper this node does not have at all, which cannot authenticate.
  */
 public final class SecretPeppers {
   private static final Logger LOG = Logger.getLogger(SecretPeppers.class.getName());

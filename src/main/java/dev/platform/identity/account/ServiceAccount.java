@@ -66,7 +66,7 @@ public class ServiceAccount {
   static final String COUNT_BY_STATUS = "ServiceAccount.countByStatus";
   static final String COUNT_ACTIVE_SECRET_BEFORE = "ServiceAccount.countActiveSecretBefore";
 
-  /** RFC 7591 §2 names of the token endpoint's authentication methods (issue 22). */
+  /** RFC 7591 §2 names of the token endpoint's authentication methods. */
   public static final String CLIENT_SECRET_BASIC = "client_secret_basic";
 
   public static final String CLIENT_SECRET_POST = "client_secret_post";
@@ -112,14 +112,14 @@ public class ServiceAccount {
   @Column(name = "previous_secret_expires_at")
   private Instant previousSecretExpiresAt;
 
-  /** Issue 22: client_secret_basic or client_secret_post (a secret), or private_key_jwt. */
+  /** client_secret_basic or client_secret_post (a secret), or private_key_jwt. */
   @Column(name = "token_endpoint_auth_method")
   private String tokenEndpointAuthMethod;
 
-  /** Issue 22: a private_key_jwt client's public keys, or null when it publishes them itself. */
+  /** A private_key_jwt client's public keys, or null when it publishes them itself. */
   private String jwks;
 
-  /** Issue 22: where a private_key_jwt client publishes its public keys (https), or null. */
+  /** Where a private_key_jwt client publishes its public keys (https), or null. */
   @Column(name = "jwks_uri")
   private String jwksUri;
 
@@ -156,7 +156,7 @@ public class ServiceAccount {
     return words.stream().distinct().toList();
   }
 
-  /** An account as stored, read by a query of its own (issue 26: {@link AccountOrDecoy}). */
+  /** An account as stored, read by a query of its own ({@link AccountOrDecoy}). */
   static ServiceAccount stored(
       String clientId,
       AccountProfile profile,
@@ -214,8 +214,8 @@ public class ServiceAccount {
   }
 
   /**
-   * Issue 22: a new active {@code private_key_jwt} account, with no secret at all: it proves itself
-   * with assertions signed by the keys {@code keys} names.
+   * A new active {@code private_key_jwt} account, with no secret at all: it proves itself with
+   * assertions signed by the keys {@code keys} names.
    */
   public static ServiceAccount createWithKeys(
       UUID clientId, AccountProfile profile, Keys keys, Instant now) {
@@ -247,12 +247,12 @@ public class ServiceAccount {
   }
 
   /**
-   * How an account read by the token path proves itself (issue 22): its method, and its key set or
-   * key set URL when that is {@code private_key_jwt} (else both null).
+   * How an account read by the token path proves itself: its method, and its key set or key set URL
+   * when that is {@code private_key_jwt} (else both null).
    */
   public record Credential(String method, String jwks, String jwksUri) {}
 
-  /** Issue 22: replaces a {@code private_key_jwt} account's keys; the old ones fail at once. */
+  /** Replaces a {@code private_key_jwt} account's keys; the old ones fail at once. */
   public void replaceKeys(Keys keys, Instant now) {
     requireNotDeleted("given new keys");
     if (!usesKeys()) {
@@ -288,9 +288,9 @@ public class ServiceAccount {
   }
 
   /**
-   * A new current secret; the one it replaces keeps authenticating for {@code overlap} (issue 19),
-   * or fails at once when that is zero. An account holds at most two secrets, so a rotation during
-   * an overlap ends the older overlap at once: the previous secret is always the one just replaced.
+   * A new current secret; the one it replaces keeps authenticating for {@code overlap}, or fails at
+   * once when that is zero. An account holds at most two secrets, so a rotation during an overlap
+   * ends the older overlap at once: the previous secret is always the one just replaced.
    */
   public void replaceSecret(SecretDigest.Digest newDigest, Duration overlap, Instant now) {
     replaceSecret(newDigest, overlap, Optional.empty(), now);
@@ -384,7 +384,7 @@ public class ServiceAccount {
     return tokenEndpointAuthMethod;
   }
 
-  /** Issue 22: whether the account proves itself with signed assertions, having no secret. */
+  /** Whether the account proves itself with signed assertions, having no secret. */
   public boolean usesKeys() {
     return PRIVATE_KEY_JWT.equals(tokenEndpointAuthMethod);
   }
@@ -422,7 +422,7 @@ public class ServiceAccount {
 
   /**
    * When the current secret was made: at creation, then at each rotation; null for an account that
-   * has no secret (issue 22).
+   * has no secret.
    */
   public Instant secretCreatedAt() {
     return secretCreatedAt;
@@ -434,9 +434,9 @@ public class ServiceAccount {
   }
 
   /**
-   * An account's secrets as stored (issue 19): the current digest and when it was made, and the
-   * previous digest with the moment it stops authenticating (both null when there is none). Each
-   * digest names the pepper it is under.
+   * An account's secrets as stored: the current digest and when it was made, and the previous
+   * digest with the moment it stops authenticating (both null when there is none). Each digest
+   * names the pepper it is under.
    */
   public record Secrets(
       SecretDigest.Digest current,

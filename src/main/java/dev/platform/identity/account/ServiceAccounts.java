@@ -66,10 +66,10 @@ public final class ServiceAccounts {
   }
 
   /**
-   * What the token path reads to authenticate a client (issue 26): the account with this client_id,
-   * tombstones included, or else {@code decoy}, in one statement that returns one row and is built
-   * the same way in both cases, so the time taken tells nothing about existence. The account read
-   * is a detached copy: changes to it are not saved.
+   * What the token path reads to authenticate a client: the account with this client_id, tombstones
+   * included, or else {@code decoy}, in one statement that returns one row and is built the same
+   * way in both cases, so the time taken tells nothing about existence. The account read is a
+   * detached copy: changes to it are not saved.
    */
   public Lookup findOrDecoy(UUID clientId, ServiceAccount decoy) {
     return database.read(em -> AccountOrDecoy.read(em, clientId, decoy));
@@ -90,7 +90,7 @@ public final class ServiceAccounts {
 
   /**
    * Accounts that are not deleted, oldest first; only those of one organization, and only those
-   * whose current secret was made before {@code secretCreatedBefore}, if given (issue 19).
+   * whose current secret was made before {@code secretCreatedBefore}, if given.
    */
   public List<ServiceAccount> list(
       Optional<String> organizationId, Optional<Instant> secretCreatedBefore) {
@@ -144,8 +144,8 @@ public final class ServiceAccounts {
 
   /**
    * As {@link #change(UUID, Consumer)}, and stores the audit event that {@code audit} makes of the
-   * changed account in the same transaction (issue 20 §3): the change and its record commit or roll
-   * back together.
+   * changed account in the same transaction: the change and its record commit or roll back
+   * together.
    */
   public Optional<ServiceAccount> change(
       UUID clientId, Consumer<ServiceAccount> change, Function<ServiceAccount, AuditEvent> audit) {
@@ -169,13 +169,13 @@ public final class ServiceAccounts {
   }
 
   /**
-   * Issue 19 §3: replaces {@code old}, the account's current digest or else its previous one as
-   * {@code which} says, by {@code fresh}, in one compare-and-set UPDATE that changes nothing else.
-   * Only forward: the update happens only while the pepper check row holds {@code checkValue}, the
-   * check value under the pepper {@code fresh} is made under. During a rolling pepper rotation the
-   * first node with the new pepper current moves the check row to it; a node not yet restarted,
-   * whose current pepper is still the old one, then moves no digest back (the first attacker review
-   * of the rotation saw two such nodes turn every successful token request into a write).
+   * Replaces {@code old}, the account's current digest or else its previous one as {@code which}
+   * says, by {@code fresh}, in one compare-and-set UPDATE that changes nothing else. Only forward:
+   * the update happens only while the pepper check row holds {@code checkValue}, the check value
+   * under the pepper {@code fresh} is made under. During a rolling pepper rotation the first node
+   * with the new pepper current moves the check row to it; a node not yet restarted, whose current
+   * pepper is still the old one, then moves no digest back (the first attacker review of the
+   * rotation saw two such nodes turn every successful token request into a write).
    *
    * @return false when the row no longer holds {@code old} (someone else changed it first), or the
    *     check row is under another pepper than {@code fresh}'s
@@ -206,11 +206,11 @@ public final class ServiceAccounts {
   }
 
   /**
-   * Issue 19 §3: how many accounts that are not deleted have each pair of pepper ids: their current
-   * digest's, and their previous digest's while it still authenticates at {@code now} (else null).
-   * A few rows, however many accounts.
+   * How many accounts that are not deleted have each pair of pepper ids: their current digest's,
+   * and their previous digest's while it still authenticates at {@code now} (else null). A few
+   * rows, however many accounts.
    */
-  public List<PepperPair> pepperPairs(Instant now) {
+  List<PepperPair> pepperPairs(Instant now) {
     return database.read(
         em -> {
           @SuppressWarnings("unchecked")
@@ -284,7 +284,7 @@ public final class ServiceAccounts {
     return em.find(ServiceAccount.class, clientId.toString());
   }
 
-  /** Issue 20: how many accounts are in each status, every status present (0 where none). */
+  /** How many accounts are in each status, every status present (0 where none). */
   public Map<AccountStatus, Long> countByStatus() {
     Map<AccountStatus, Long> counts = new EnumMap<>(AccountStatus.class);
     for (AccountStatus status : AccountStatus.values()) {
@@ -298,7 +298,7 @@ public final class ServiceAccounts {
     return counts;
   }
 
-  /** Issue 20: how many active accounts have a current secret created before {@code before}. */
+  /** How many active accounts have a current secret created before {@code before}. */
   public long countActiveWithSecretBefore(Instant before) {
     return database.read(
         em ->

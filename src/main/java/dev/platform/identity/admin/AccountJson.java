@@ -46,7 +46,7 @@ public record AccountJson(
 
   /**
    * The answer to a creation: the secret, shown this once (SPEC 2.1); none for a private_key_jwt
-   * account, which has none (issue 22).
+   * account, which has none.
    */
   public record Created(
       String clientId,
@@ -83,7 +83,7 @@ public record AccountJson(
 
   /**
    * The answer to a secret rotation: the new secret, shown this once, and when the replaced one
-   * stops working if it was given an overlap (issue 19).
+   * stops working if it was given an overlap.
    */
   public record NewSecret(
       String clientId,

@@ -36,8 +36,8 @@ import org.glassfish.jersey.server.model.ResourceMethod;
  *
  * <p>It runs after matching and decides from the resource Jersey matched, never from how the path
  * was spelled: a matrix parameter or an encoded letter that still routes to a resource meets the
- * same check (the spelling attack of issue 16 went around a pre-matching filter that read the raw
- * path). A path that routes nowhere is Jersey's 404.
+ * same check (a spelling attack once went around a pre-matching filter that read the raw path). A
+ * path that routes nowhere is Jersey's 404.
  */
 @Provider
 @Priority(Priorities.AUTHENTICATION)
@@ -47,7 +47,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   public static final String KEYS = "identity:keys.manage";
   public static final String AUDIT_READ = "identity:audit.read";
 
-  /** The scopes of administration: the console admits an account with one of them (issue 21). */
+  /** The scopes of administration: the console admits an account with one of them. */
   public static final List<String> ADMINISTRATION_SCOPES =
       List.of(ADMIN, ACCOUNTS, KEYS, AUDIT_READ);
 
@@ -87,9 +87,9 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
   /**
    * The check of every administration request, for a request that carries its bearer token as
-   * {@code authorization}: the API's header, or the console's sealed session (issue 21), which so
-   * meets the same verification, the same active-account check, the same scopes of the matched
-   * method and the same {@link Caller} rules.
+   * {@code authorization}: the API's header, or the console's sealed session, which so meets the
+   * same verification, the same active-account check, the same scopes of the matched method and the
+   * same {@link Caller} rules.
    *
    * @param anyOf the scopes of which the caller needs one ({@link #requiredScopes})
    * @throws ApiError 401 or 403, audited as a refusal
@@ -142,8 +142,8 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
   /**
    * Whether Jersey matched a resource whose root template is {@code prefix} or under it: how the
-   * API's and the console's checks (issue 21) decide what they guard, from the model, never from
-   * the path as spelled.
+   * API's and the console's checks decide what they guard, from the model, never from the path as
+   * spelled.
    */
   public static boolean isUnder(Resource matched, String prefix) {
     Resource root = matched;
@@ -181,9 +181,9 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
   /**
    * Who is calling, and the rules that apply to them: {@code identity:admin} may do everything;
-   * anyone else creates, sees and changes only accounts no more powerful than itself (issues 16 and
-   * 26): inside its organizations, with scopes it holds itself or that the operator made grantable,
-   * never an {@code identity:} scope nor the service name {@code identity}.
+   * anyone else creates, sees and changes only accounts no more powerful than itself: inside its
+   * organizations, with scopes it holds itself or that the operator made grantable, never an {@code
+   * identity:} scope, and with the service name of one of those scopes, so never {@code identity}.
    *
    * @param grantable scopes grantable beyond the caller's own ({@code service:*} covers the
    *     service)
@@ -264,7 +264,22 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
       if (profile.serviceName().equals(RESERVED_SERVICE)) {
         return Optional.of("Only identity:admin may use the service name identity");
       }
+      // The token's primary service (SPEC 2.5) is one the account is granted a scope of,
+      // which the checks above made one the caller may grant; never a service of its choosing.
+      List<String> services = profile.scopes().stream().map(Caller::serviceOf).distinct().toList();
+      if (!services.contains(profile.serviceName())) {
+        return Optional.of(
+            "Without identity:admin, service_name must be the service of a granted scope ("
+                + String.join(", ", services)
+                + "), not "
+                + profile.serviceName());
+      }
       return Optional.empty();
+    }
+
+    /** SPEC 2.6: the part of a scope before its colon. */
+    private static String serviceOf(String scope) {
+      return scope.substring(0, Math.max(scope.indexOf(':'), 0));
     }
 
     /** A scope the caller holds (outside identity:) or that the operator made grantable. */
@@ -294,7 +309,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
       audit(event, target, Map.of());
     }
 
-    /** A change, with {@code details} such as a rotation's overlap (issue 19); never a secret. */
+    /** A change, with {@code details} such as a rotation's overlap; never a secret. */
     void audit(String event, String target, Map<String, String> details) {
       audit.record(event, token.clientId(), target, "success", remoteAddress, details);
     }

@@ -1,5 +1,6 @@
 package dev.platform.identity.admin;
 
+import dev.platform.identity.http.ApiErrorBody;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -13,16 +14,13 @@ import jakarta.ws.rs.ext.Provider;
  */
 @Provider
 public final class ApiErrorMapper implements ExceptionMapper<ApiError> {
-  /** SPEC 7.2's body. */
-  record Body(boolean success, String message) {}
-
   @Override
   public Response toResponse(ApiError error) {
     Response.ResponseBuilder response =
         Response.status(error.status())
             .type(MediaType.APPLICATION_JSON_TYPE)
             .header(HttpHeaders.CACHE_CONTROL, "no-store")
-            .entity(new Body(false, error.getMessage()));
+            .entity(ApiErrorBody.of(error.getMessage()));
     error.challenge().ifPresent(value -> response.header(HttpHeaders.WWW_AUTHENTICATE, value));
     error.retryAfter().ifPresent(seconds -> response.header(HttpHeaders.RETRY_AFTER, seconds));
     return response.build();

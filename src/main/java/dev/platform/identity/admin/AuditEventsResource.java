@@ -17,8 +17,8 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Issue 20 §3: {@code GET /admin/v1/audit-events}, the audit trail newest first. A caller without
- * {@code identity:admin} sees only the events about accounts of its own organizations.
+ * {@code GET /admin/v1/audit-events}, the audit trail newest first. A caller without {@code
+ * identity:admin} sees only the events about accounts of its own organizations.
  */
 @Path("/admin/v1/audit-events")
 @AnyScopeOf({AdminAuth.ADMIN, AdminAuth.AUDIT_READ})

@@ -8,36 +8,67 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
- * Key operations (rotate, revoke) per caller client_id, in this node's memory (issue 26): each one
- * generates an RSA key and may grow the published list, and operators need a handful in an
- * incident, not hundreds. The map holds one bucket per account that passed {@link AdminAuth} with a
- * key scope, so it stays as small as that set of accounts.
+ * One kind of key operation per caller client_id, in this node's memory: each one generates an RSA
+ * key, and operators need a handful in an incident, not hundreds. Only an operation that succeeds
+ * is charged, and rotation and revocation have a budget each (refused rotations at the key cap once
+ * spent the budget, and then a revocation of a compromised key got 429). The map holds one bucket
+ * per account that passed {@link AdminAuth} with a key scope.
  */
 final class KeyOperationBudget {
-  /** Operations per caller per hour, refilled smoothly (one every three minutes once spent). */
-  static final int PER_HOUR = 20;
+  /** Rotations per caller per hour, refilled smoothly (one every three minutes once spent). */
+  static final int ROTATIONS_PER_HOUR = 20;
 
+  /** Revocations per caller per hour (one a minute once spent): a compromise must not wait. */
+  static final int REVOCATIONS_PER_HOUR = 60;
+
+  private final String operations;
+  private final int perHour;
   private final Clock clock;
   private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
 
-  KeyOperationBudget(Clock clock) {
+  private KeyOperationBudget(String operations, int perHour, Clock clock) {
+    this.operations = operations;
+    this.perHour = perHour;
     this.clock = clock;
   }
 
+  static KeyOperationBudget rotations(Clock clock) {
+    return new KeyOperationBudget("rotations", ROTATIONS_PER_HOUR, clock);
+  }
+
+  static KeyOperationBudget revocations(Clock clock) {
+    return new KeyOperationBudget("revocations", REVOCATIONS_PER_HOUR, clock);
+  }
+
   /**
-   * Takes one operation from {@code clientId}'s budget.
+   * Runs {@code operation} as one of {@code clientId}'s. Its place is taken before it runs, so that
+   * concurrent ones cannot pass the budget together, and given back if it fails: a refusal (404,
+   * 409) or an error costs nothing.
    *
-   * @throws ApiError 429 with the seconds until the next one is allowed
+   * @throws ApiError 429 with the seconds until the next one is allowed; nothing ran
    */
-  void spend(String clientId) {
-    ConsumptionProbe probe =
-        buckets.computeIfAbsent(clientId, id -> newBucket()).tryConsumeAndReturnRemaining(1);
+  <T> T charge(String clientId, Supplier<T> operation) {
+    Bucket bucket = buckets.computeIfAbsent(clientId, id -> newBucket());
+    ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
     if (!probe.isConsumed()) {
-      long seconds = Math.max(1, Duration.ofNanos(probe.getNanosToWaitForRefill()).toSeconds() + 1);
+      long nanos = probe.getNanosToWaitForRefill();
+      long seconds = Math.max(1, nanos / 1_000_000_000L + (nanos % 1_000_000_000L == 0 ? 0 : 1));
       throw ApiError.tooManyRequests(
-          "at most " + PER_HOUR + " key operations an hour per caller; try again later", seconds);
+          "at most " + perHour + " key " + operations + " an hour per caller; try again later",
+          seconds);
+    }
+    boolean succeeded = false;
+    try {
+      T result = operation.get();
+      succeeded = true;
+      return result;
+    } finally {
+      if (!succeeded) {
+        bucket.addTokens(1);
+      }
     }
   }
 
@@ -45,8 +76,8 @@ final class KeyOperationBudget {
     return Bucket.builder()
         .addLimit(
             Bandwidth.builder()
-                .capacity(PER_HOUR)
-                .refillGreedy(PER_HOUR, Duration.ofHours(1))
+                .capacity(perHour)
+                .refillGreedy(perHour, Duration.ofHours(1))
                 .build())
         .withCustomTimePrecision(new ClockTime(clock))
         .build();

@@ -61,8 +61,8 @@ public record NewAccount(
   }
 
   /**
-   * Issue 22: the keys of a private_key_jwt account, or a 400; empty for a secret account, which
-   * must not be given any.
+   * The keys of a private_key_jwt account, or a 400; empty for a secret account, which must not be
+   * given any.
    */
   Optional<ServiceAccount.Keys> keys(NewKeys.UriPolicy policy) {
     NewKeys keys = new NewKeys(jwks, jwksUri);

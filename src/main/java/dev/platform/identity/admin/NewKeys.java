@@ -12,11 +12,10 @@ import java.net.URISyntaxException;
 import java.util.Locale;
 
 /**
- * Issue 22: the public keys of a {@code private_key_jwt} account, as a creation or {@code PUT
+ * The public keys of a {@code private_key_jwt} account, as a creation or {@code PUT
  * /service-accounts/{id}/jwks} gives them: its own JWK set, or the https URL it publishes one at.
  */
-public record NewKeys(
-    @JsonProperty("jwks") JsonNode jwks, @JsonProperty("jwks_uri") String jwksUri) {
+record NewKeys(@JsonProperty("jwks") JsonNode jwks, @JsonProperty("jwks_uri") String jwksUri) {
 
   static final int MAX_URI = 2000;
 

@@ -1,7 +1,7 @@
 package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.InvalidScopeException;
 import dev.platform.identity.scope.Scope;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -33,7 +33,7 @@ public final class ScopesResource {
   /** One scope of the catalog. */
   public record ScopeJson(String scope, String description, Channels channels) {
     static ScopeJson from(Scope scope) {
-      ChannelPermissions channels = scope.channels();
+      ChannelGrant channels = scope.channels();
       return new ScopeJson(
           scope.name(),
           scope.description(),
@@ -70,11 +70,11 @@ public final class ScopesResource {
     if (body == null) {
       throw ApiError.badRequest("a JSON body is required");
     }
-    Optional<ChannelPermissions> channels =
+    Optional<ChannelGrant> channels =
         Optional.ofNullable(body.channels())
             .map(
                 given ->
-                    new ChannelPermissions(
+                    new ChannelGrant(
                         patterns("subscribe", given.subscribe()),
                         patterns("publish", given.publish()),
                         patterns("replay", given.replay())));

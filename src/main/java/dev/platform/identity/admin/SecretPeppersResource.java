@@ -12,8 +12,8 @@ import java.time.Clock;
 import java.util.SortedMap;
 
 /**
- * {@code /admin/v1/secret-peppers} (issue 19 §3): how far a rotation of the secret pepper has got.
- * Pepper ids only, never a key; for {@code identity:admin} alone, as the peppers are the server's.
+ * {@code /admin/v1/secret-peppers}: how far a rotation of the secret pepper has got. Pepper ids
+ * only, never a key; for {@code identity:admin} alone, as the peppers are the server's.
  */
 @Path("/admin/v1/secret-peppers")
 @Produces(MediaType.APPLICATION_JSON)

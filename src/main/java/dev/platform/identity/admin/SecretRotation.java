@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The optional body of {@code POST /service-accounts/{id}/secret} (issue 19): {@code
+ * The optional body of {@code POST /service-accounts/{id}/secret}: {@code
  * {"previous_secret_valid_for": "PT24H"}}. Read token by token, strictly: one JSON object, that one
  * field at most once, a string holding an ISO-8601 duration from zero to the configured maximum.
  * Jackson's data binding would keep the last of two same-named fields; this says 400.

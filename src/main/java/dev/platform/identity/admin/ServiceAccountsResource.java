@@ -55,9 +55,9 @@ public final class ServiceAccountsResource {
   /**
    * @param issuer the service's public base URL, which every {@code Location} starts with
    * @param secretRotation the longest a rotation may keep the replaced secret working, and the
-   *     secrets' maximum age, which that overlap never passes (issue 19)
-   * @param jwksUris what a private_key_jwt account's {@code jwks_uri} must meet beyond its form
-   *     (issue 22): in the service, not naming an internal address
+   *     secrets' maximum age, which that overlap never passes
+   * @param jwksUris what a private_key_jwt account's {@code jwks_uri} must meet beyond its form :
+   *     in the service, not naming an internal address
    */
   public ServiceAccountsResource(
       URI issuer,
@@ -86,10 +86,10 @@ public final class ServiceAccountsResource {
     }
     AccountProfile profile = body.checked(scopes);
     // The caller's right first: a jwks_uri is looked up in DNS, which only one who may create
-    // the account gets to ask for (the attacker review of issue 22).
+    // the account gets to ask for (an attacker review found it).
     caller.requireMayCreate(profile);
     Optional<ServiceAccount.Keys> keys = body.keys(jwksUris);
-    // Issue 22: a private_key_jwt account gets no secret at all.
+    // A private_key_jwt account gets no secret at all.
     String secret = keys.isPresent() ? null : ClientSecret.generate(random);
     ServiceAccount account =
         keys.isPresent()
@@ -98,13 +98,13 @@ public final class ServiceAccountsResource {
                 UUID.randomUUID(), profile, digest.of(secret), body.method(), clock.instant());
     accounts.add(account, caller.event("account.create", account, Map.of()));
     caller.audit("account.create", account.clientId().toString());
-    // From the configured issuer, never the request's Host header (issue 26).
+    // From the configured issuer, never the request's Host header.
     return Response.created(URI.create(issuer + "/admin/v1/service-accounts/" + account.clientId()))
         .entity(AccountJson.Created.from(account, secret))
         .build();
   }
 
-  /** Issue 19: {@code secret_older_than} keeps the accounts whose current secret is older. */
+  /** {@code secret_older_than} keeps the accounts whose current secret is older. */
   @GET
   public Items<AccountJson> list(
       @QueryParam("organization_id") String organization,
@@ -166,9 +166,9 @@ public final class ServiceAccountsResource {
   }
 
   /**
-   * A new secret, shown this once. With {@code previous_secret_valid_for} (issue 19) the replaced
-   * secret keeps working that long; without, it fails at once (SPEC 3.1). The body is read after
-   * the caller's reach is checked, so a bad one tells a stranger nothing.
+   * A new secret, shown this once. With {@code previous_secret_valid_for} the replaced secret keeps
+   * working that long; without, it fails at once (SPEC 3.1). The body is read after the caller's
+   * reach is checked, so a bad one tells a stranger nothing.
    */
   @POST
   @Path("{clientId}/secret")
@@ -206,8 +206,8 @@ public final class ServiceAccountsResource {
   }
 
   /**
-   * Issue 22: a private_key_jwt account's new keys, its own set or the URL of one; the old keys
-   * fail from the next request on. The body is read after the caller's reach is checked.
+   * A private_key_jwt account's new keys, its own set or the URL of one; the old keys fail from the
+   * next request on. The body is read after the caller's reach is checked.
    */
   @PUT
   @Path("{clientId}/jwks")

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * {@code GET /admin/v1/signing-keys}: the keys as {@link Items} lists them, and how many are still
- * sealed under a previous key-encryption key (issue 19 §2), so an operator can tell from here too
- * when the old key may be removed.
+ * sealed under a previous key-encryption key, so an operator can tell from here too when the old
+ * key may be removed.
  */
 public record SigningKeyList(List<KeyStatus> items, int sealedUnderPreviousKeyEncryptionKeys) {}

@@ -29,12 +29,14 @@ import java.time.Clock;
 public final class SigningKeysResource {
   private final KeyRing ring;
   private final KeyRotation rotation;
-  private final KeyOperationBudget budget;
+  private final KeyOperationBudget rotations;
+  private final KeyOperationBudget revocations;
 
   public SigningKeysResource(KeyRing ring, KeyRotation rotation, Clock clock) {
     this.ring = ring;
     this.rotation = rotation;
-    this.budget = new KeyOperationBudget(clock);
+    this.rotations = KeyOperationBudget.rotations(clock);
+    this.revocations = KeyOperationBudget.revocations(clock);
   }
 
   @GET
@@ -43,43 +45,53 @@ public final class SigningKeysResource {
     return new SigningKeyList(ring.statuses(), ring.sealedUnderPreviousKeys());
   }
 
-  /** Publishes a new key now; it signs after the pre-publication time, or at once if immediate. */
+  /**
+   * Publishes a new key now; it signs after the pre-publication time, or at once if immediate. Only
+   * a rotation that succeeds spends the caller's budget; one refused at the key cap (409) does not.
+   */
   @POST
   @Path("rotate")
   public Response rotate(
       @QueryParam("immediate") String immediate, @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     boolean now = flag(immediate);
-    budget.spend(caller.token().clientId());
-    SigningKey key;
-    try {
-      key = rotation.rotate(now, caller.events());
-    } catch (TooManyKeysException e) {
-      throw ApiError.conflict(e.getMessage());
-    }
+    SigningKey key = rotations.charge(caller.token().clientId(), () -> rotate(now, caller));
     caller.audit(now ? "key.rotate.immediate" : "key.rotate", key.kid());
     return Response.status(Response.Status.CREATED).entity(status(key.kid())).build();
   }
 
-  /** Compromise: the key leaves the list and the lookup at once. */
+  /**
+   * Compromise: the key leaves the list and the lookup at once. Revocations have a budget of their
+   * own, so rotations (or refusals) never keep one from being revoked.
+   */
   @POST
   @Path("{kid}/revoke")
   public KeyStatus revoke(@PathParam("kid") String kid, @Context ContainerRequestContext request) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
-    budget.spend(caller.token().clientId());
-    if (ring.statuses().stream().noneMatch(key -> key.kid().equals(kid))) {
-      throw ApiError.notFound("no signing key " + CallerText.shortened(kid));
-    }
     if (status(kid).isRevoked()) {
       throw ApiError.conflict("signing key " + kid + " is already revoked");
     }
+    revocations.charge(caller.token().clientId(), () -> revoke(kid, caller));
+    caller.audit("key.revoke", kid);
+    return status(kid);
+  }
+
+  private SigningKey rotate(boolean immediate, AdminAuth.Caller caller) {
     try {
-      rotation.revoke(kid, caller.events());
+      return rotation.rotate(immediate, caller.events());
+    } catch (TooManyKeysException e) {
+      throw ApiError.conflict(e.getMessage());
+    }
+  }
+
+  private SigningKey revoke(String kid, AdminAuth.Caller caller) {
+    try {
+      return rotation
+          .revoke(kid, caller.events())
+          .orElseThrow(() -> ApiError.notFound("no signing key " + CallerText.shortened(kid)));
     } catch (AlreadyRevokedException e) {
       throw ApiError.conflict(e.getMessage());
     }
-    caller.audit("key.revoke", kid);
-    return status(kid);
   }
 
   private KeyStatus status(String kid) {

@@ -30,7 +30,7 @@ public record AuditCursor(Instant time, long id) {
 
   /**
    * An ISO-8601 UTC time, as the events show theirs, within what the databases store: a year beyond
-   * 9999 was a 500 from the database, found by the attacker review of issue 20.
+   * 9999 was a 500 from the database, found by an attacker review.
    *
    * @throws IllegalArgumentException or {@link DateTimeParseException} when it is not one
    */

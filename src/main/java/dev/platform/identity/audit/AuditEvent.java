@@ -18,9 +18,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * One row of the audit trail kept in the database (issue 20 §3): an administrative change, stored
- * by the store that makes the change, in the same transaction. Never changed once stored; only
- * {@link AuditRetention} deletes it. Identifiers only: never a secret or a token.
+ * One row of the audit trail kept in the database: an administrative change, stored by the store
+ * that makes the change, in the same transaction. Never changed once stored; only {@link
+ * AuditRetention} deletes it. Identifiers only: never a secret or a token.
  */
 @Entity
 @Table(name = "audit_event")
@@ -92,7 +92,7 @@ public class AuditEvent {
       Map<String, String> details) {
     this.time = time;
     this.event = event;
-    this.actor = CallerText.shortened(actor);
+    this.actor = CallerText.clientId(actor);
     this.target = CallerText.shortened(target);
     this.organization = organization;
     this.outcome = outcome;

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The audit trail stored in the database (issue 20 §3). The stores that make changes insert its
- * rows in their own transactions; this one reads them and deletes the expired ones.
+ * The audit trail stored in the database. The stores that make changes insert its rows in their own
+ * transactions; this one reads them and deletes the expired ones.
  */
 public final class AuditEvents {
   private static final InstantConverter INSTANTS = new InstantConverter();
@@ -75,11 +75,20 @@ public final class AuditEvents {
     return select.setMaxResults(query.limit() + 1);
   }
 
+  /** Stores {@code event} in a transaction of its own: one that records no change (a sign-in). */
+  void store(AuditEvent event) {
+    database.write(
+        em -> {
+          event.storeIn(em);
+          return null;
+        });
+  }
+
   /**
    * Stores {@code event} unless an event was stored for {@code bucket} and {@code windowStart}
    * already, by this node or another: the row of {@code audit_exhausted_window} and the event
-   * commit together, and its primary key lets only one through (issue 20 §3: one {@code
-   * ratelimit.exhausted} per bucket and window, never one per request).
+   * commit together, and its primary key lets only one through (one {@code ratelimit.exhausted} per
+   * bucket and window, never one per request).
    *
    * @return whether this call stored it
    */
@@ -119,7 +128,7 @@ public final class AuditEvents {
    *
    * @return how many it deleted; fewer than {@code batch} when no more are that old
    */
-  public int deleteBefore(Instant before, int batch) {
+  int deleteBefore(Instant before, int batch) {
     return database.write(
         em -> {
           List<Long> ids =

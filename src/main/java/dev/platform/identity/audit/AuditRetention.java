@@ -2,6 +2,7 @@ package dev.platform.identity.audit;
 
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.InstantConverter;
+import dev.platform.identity.db.LockRow;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,15 +13,15 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Issue 20 §3: deletes the audit events older than {@code identity/auditRetention}, once a day for
- * the whole fleet. Every node checks every hour; the one that locks the row of {@code
- * audit_retention_lock} and finds its last run a day old claims the run and deletes, in batches of
- * {@link #BATCH} each in its own transaction, so no delete holds many rows at once. A node that
- * dies mid-way leaves the rest to the next day's run.
+ * Deletes the audit events older than {@code identity/auditRetention}, once a day for the whole
+ * fleet. Every node checks every hour; the one that locks the row of {@code audit_retention_lock}
+ * and finds its last run a day old claims the run and deletes, in batches of {@link #BATCH} each in
+ * its own transaction, so no delete holds many rows at once. A node that dies mid-way leaves the
+ * rest to the next day's run.
  */
 public final class AuditRetention {
   /** How often each node asks whether the day's run is due. */
-  public static final Duration CHECK_INTERVAL = Duration.ofHours(1);
+  static final Duration CHECK_INTERVAL = Duration.ofHours(1);
 
   /** The fleet runs the deletion at most once in this time. */
   static final Duration PERIOD = Duration.ofDays(1);
@@ -29,6 +30,7 @@ public final class AuditRetention {
 
   private static final Logger LOG = Logger.getLogger(AuditRetention.class.getName());
   private static final InstantConverter INSTANTS = new InstantConverter();
+  private static final LockRow LOCK = new LockRow("audit_retention_lock");
 
   private final Database database;
   private final AuditEvents events;
@@ -53,7 +55,7 @@ public final class AuditRetention {
    *
    * @return how many this call deleted; 0 also when the run was not due or another node claimed it
    */
-  public int runIfDue() {
+  int runIfDue() {
     Instant now = clock.instant();
     if (!claim(now)) {
       return 0;
@@ -73,15 +75,13 @@ public final class AuditRetention {
   }
 
   /**
-   * Takes the lock row (SELECT ... FOR UPDATE, the same on H2 and PostgreSQL) and moves its last
-   * run to {@code now} if that is a day old: a second node waits for the lock, then finds the run
-   * taken.
+   * Takes the lock row and moves its last run to {@code now} if that is a day old: a second node
+   * waits for the lock, then finds the run taken.
    */
   private boolean claim(Instant now) {
     return database.write(
         em -> {
-          em.createNativeQuery("select id from audit_retention_lock where id = 1 for update")
-              .getResultList();
+          LOCK.take(em);
           return em.createNativeQuery(
                       "update audit_retention_lock set last_run = ?"
                           + " where id = 1 and (last_run is null or last_run <= ?)")

@@ -2,20 +2,16 @@ package dev.platform.identity.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.platform.identity.jose.Jwk;
+import dev.platform.identity.jose.JwsAlgorithm;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.security.AlgorithmParameters;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.security.interfaces.ECPrivateKey;
 import java.security.interfaces.RSAKey;
-import java.security.spec.AlgorithmParameterSpec;
-import java.security.spec.ECGenParameterSpec;
-import java.security.spec.ECParameterSpec;
-import java.security.spec.MGF1ParameterSpec;
-import java.security.spec.PSSParameterSpec;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Objects;
@@ -36,7 +32,7 @@ final class ClientAssertion {
 
   private final PrivateKey key;
   private final String kid;
-  private final Algorithm alg;
+  private final JwsAlgorithm alg;
   private final SecureRandom random = new SecureRandom();
 
   /**
@@ -46,13 +42,19 @@ final class ClientAssertion {
   ClientAssertion(PrivateKey key, String kid, String alg) {
     this.key = Objects.requireNonNull(key, "the private key");
     this.kid = kid;
-    this.alg = Algorithm.named(Objects.requireNonNull(alg, "the algorithm"));
-    this.alg.check(key);
+    this.alg =
+        JwsAlgorithm.named(Objects.requireNonNull(alg, "the algorithm"))
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "privateKeyJwt algorithm " + alg + " is not one of RS256, PS256, ES256"));
+    check(this.alg, key);
   }
 
   /**
-   * A signed assertion for one request: RFC 7523 §3, iss and sub are the client_id, aud the token
-   * endpoint it is posted to, jti 128 random bits so the service can refuse a replay.
+   * A signed assertion for one request: RFC 7523 §3, iss and sub are the client_id, aud the
+   * service's issuer as one string (draft-ietf-oauth-rfc7523bis), jti 128 random bits so the
+   * service can refuse a replay.
    */
   String sign(String clientId, URI audience, Instant now) {
     ObjectNode header =
@@ -104,93 +106,35 @@ final class ClientAssertion {
     return "ClientAssertion[" + alg + ", kid=" + kid + "]";
   }
 
-  /** The JWS algorithms a client may sign with (RFC 7518 §3.1), as the JCA names them. */
-  enum Algorithm {
-    RS256("SHA256withRSA", null),
-    PS256("RSASSA-PSS", new PSSParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, 32, 1)),
-    // JWS wants R || S, 64 bytes (RFC 7518 §3.4), not the DER the plain ECDSA signature makes.
-    ES256("SHA256withECDSAinP1363Format", null);
-
-    private final String jcaName;
-    private final AlgorithmParameterSpec parameters;
-
-    Algorithm(String jcaName, AlgorithmParameterSpec parameters) {
-      this.jcaName = jcaName;
-      this.parameters = parameters;
+  /** Refuses a key of the wrong type or size for {@code alg}, and one the JCA cannot sign with. */
+  private static void check(JwsAlgorithm alg, PrivateKey key) {
+    String problem = alg.isEcdsa() ? ecProblem(key) : rsaProblem(key);
+    if (problem != null) {
+      throw new IllegalStateException("privateKeyJwt " + alg + " " + problem);
     }
-
-    static Algorithm named(String alg) {
-      for (Algorithm known : values()) {
-        if (known.name().equals(alg)) {
-          return known;
-        }
-      }
+    try {
+      alg.signer(key);
+    } catch (GeneralSecurityException e) {
       throw new IllegalStateException(
-          "privateKeyJwt algorithm " + alg + " is not one of RS256, PS256, ES256");
-    }
-
-    Signature signer(PrivateKey key) throws GeneralSecurityException {
-      Signature signer = Signature.getInstance(jcaName);
-      if (parameters != null) {
-        signer.setParameter(parameters);
-      }
-      signer.initSign(key);
-      return signer;
-    }
-
-    /** Refuses a key of the wrong type or size, and one the JCA cannot sign with. */
-    void check(PrivateKey key) {
-      String problem = this == ES256 ? ecProblem(key) : rsaProblem(key);
-      if (problem != null) {
-        throw new IllegalStateException("privateKeyJwt " + name() + " " + problem);
-      }
-      try {
-        signer(key);
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException(
-            "privateKeyJwt " + name() + " cannot sign with this key: " + e.getMessage(), e);
-      }
-    }
-
-    private static String rsaProblem(PrivateKey key) {
-      if (!"RSA".equals(key.getAlgorithm()) && !"RSASSA-PSS".equals(key.getAlgorithm())) {
-        return "needs an RSA key, not " + key.getAlgorithm();
-      }
-      // RFC 7518 §3.3 and §3.5: 2048 bits or more. A key held in a token may not show its size.
-      if (key instanceof RSAKey rsa && rsa.getModulus().bitLength() < 2048) {
-        return "needs an RSA key of 2048 bits or more, not " + rsa.getModulus().bitLength();
-      }
-      return null;
-    }
-
-    private static String ecProblem(PrivateKey key) {
-      if (!(key instanceof ECPrivateKey ec)) {
-        return "needs an EC P-256 key, not " + key.getAlgorithm();
-      }
-      return isP256(ec.getParams()) ? null : "needs an EC key on P-256, not another curve";
-    }
-
-    private static boolean isP256(ECParameterSpec params) {
-      ECParameterSpec p256 = P256.SPEC;
-      return params != null
-          && params.getCurve().equals(p256.getCurve())
-          && params.getGenerator().equals(p256.getGenerator())
-          && params.getOrder().equals(p256.getOrder());
+          "privateKeyJwt " + alg + " cannot sign with this key: " + e.getMessage(), e);
     }
   }
 
-  /** The P-256 domain parameters (RFC 7518 §3.4), looked up once on first use of ES256. */
-  private static final class P256 {
-    static final ECParameterSpec SPEC = lookUp();
-
-    private static ECParameterSpec lookUp() {
-      try {
-        AlgorithmParameters parameters = AlgorithmParameters.getInstance("EC");
-        parameters.init(new ECGenParameterSpec("secp256r1"));
-        return parameters.getParameterSpec(ECParameterSpec.class);
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("this JVM has no P-256 curve", e);
-      }
+  private static String rsaProblem(PrivateKey key) {
+    if (!"RSA".equals(key.getAlgorithm()) && !"RSASSA-PSS".equals(key.getAlgorithm())) {
+      return "needs an RSA key, not " + key.getAlgorithm();
     }
+    // RFC 7518 §3.3 and §3.5: 2048 bits or more. A key held in a token may not show its size.
+    if (key instanceof RSAKey rsa && rsa.getModulus().bitLength() < 2048) {
+      return "needs an RSA key of 2048 bits or more, not " + rsa.getModulus().bitLength();
+    }
+    return null;
+  }
+
+  private static String ecProblem(PrivateKey key) {
+    if (!(key instanceof ECPrivateKey ec)) {
+      return "needs an EC P-256 key, not " + key.getAlgorithm();
+    }
+    return Jwk.isP256(ec.getParams()) ? null : "needs an EC key on P-256, not another curve";
   }
 }

@@ -2,6 +2,7 @@ package dev.platform.identity.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.identity.jose.LimitedBody;
 import dev.platform.identity.verify.HttpsOnly;
 import java.io.IOException;
 import java.net.URI;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -43,10 +45,17 @@ public final class TokenClient {
   /** Shared with {@link ClientAssertion}; thread-safe once configured. */
   static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The largest token response read. Ours are 1 to 2 KB; a larger answer is not the identity
+   * service's, and is refused for good rather than read for the whole request timeout.
+   */
+  public static final int MAX_RESPONSE_BYTES = 64 * 1024;
+
   /** After a failed renewal, callers keep the valid token this long before the next try. */
   private static final Duration RENEWAL_RETRY = Duration.ofSeconds(30);
 
   private final URI tokenUri;
+  private final URI issuer;
   private final String clientId;
   private final Supplier<String> clientSecret;
   private final String scope;
@@ -68,6 +77,7 @@ public final class TokenClient {
 
   private TokenClient(Builder b, ClientAssertion assertion) {
     this.tokenUri = b.tokenUri;
+    this.issuer = b.issuer;
     this.clientId = b.clientId;
     this.clientSecret = b.clientSecret;
     this.scope = b.scopes.isEmpty() ? null : String.join(" ", b.scopes);
@@ -77,7 +87,10 @@ public final class TokenClient {
     this.http =
         b.http != null
             ? b.http
-            : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+            : HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(2))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     this.sleeper = b.sleeper;
     this.jitter = b.jitter;
     this.maxAttempts = b.maxAttempts;
@@ -155,9 +168,9 @@ public final class TokenClient {
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       Duration wait;
       try {
-        HttpResponse<String> response = send(request());
+        HttpResponse<byte[]> response = send(request());
         int status = response.statusCode();
-        JsonNode body = json(response.body());
+        JsonNode body = json(new String(response.body(), StandardCharsets.UTF_8));
         if (status == 200) {
           return cached(body);
         }
@@ -187,16 +200,32 @@ public final class TokenClient {
 
   /**
    * The request's own timeout ends when the headers arrive; the deadline here covers the body too,
-   * so a server that stalls mid-body fails the attempt like any I/O failure.
+   * so a server that stalls mid-body fails the attempt like any I/O failure. The body is read up to
+   * {@link #MAX_RESPONSE_BYTES} and no further: a larger one fails for good, naming the cap.
    */
-  private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
-    CompletableFuture<HttpResponse<String>> exchange =
-        http.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+  private HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {
+    AtomicInteger status = new AtomicInteger();
+    CompletableFuture<HttpResponse<byte[]>> exchange =
+        http.sendAsync(
+            request,
+            info -> {
+              status.set(info.statusCode());
+              return new LimitedBody(MAX_RESPONSE_BYTES);
+            });
     try {
       return exchange.get(requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       throw new HttpTimeoutException("no complete answer within " + requestTimeout);
     } catch (ExecutionException e) {
+      if (e.getCause() instanceof LimitedBody.TooLargeException tooLarge) {
+        throw new TokenClientException(
+            status.get(),
+            null,
+            "the response is larger than "
+                + MAX_RESPONSE_BYTES
+                + " bytes (64 KiB); not read further",
+            tooLarge);
+      }
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     } finally {
       // Closes the connection of an exchange still running; nothing once it is done.
@@ -225,10 +254,11 @@ public final class TokenClient {
   /** Adds the client's credentials to the form; returns the Authorization header, if one. */
   private String authenticate(StringBuilder form) {
     if (assertion != null) {
-      // RFC 7523 §2.2; aud is the URI posted to, so the assertion is good at this endpoint only.
+      // RFC 7523 §2.2; aud is the issuer, one string (draft-ietf-oauth-rfc7523bis), so the
+      // assertion is good at this service only.
       form.append("&client_id=").append(encode(clientId));
       form.append("&client_assertion_type=").append(encode(ClientAssertion.TYPE));
-      form.append("&client_assertion=").append(assertion.sign(clientId, tokenUri, clock.instant()));
+      form.append("&client_assertion=").append(assertion.sign(clientId, issuer, clock.instant()));
       return null;
     }
     String secret = secret();
@@ -267,7 +297,7 @@ public final class TokenClient {
   }
 
   /** The server's wish, capped: a {@code retry_after} of days must not park the client. */
-  private Duration retryAfter(HttpResponse<String> response, JsonNode body) {
+  private Duration retryAfter(HttpResponse<?> response, JsonNode body) {
     long seconds = body.path("retry_after").asLong(0);
     if (seconds <= 0) {
       seconds = response.headers().firstValue("Retry-After").map(TokenClient::seconds).orElse(1L);
@@ -329,6 +359,7 @@ public final class TokenClient {
   /** Sets the account, the service and the retry policy; {@link #build()} makes the client. */
   public static final class Builder {
     private URI tokenUri;
+    private URI issuer;
     private String clientId;
     private Supplier<String> clientSecret;
     private List<String> scopes = List.of();
@@ -358,6 +389,7 @@ public final class TokenClient {
     public Builder baseUrl(URI base) {
       String text = HttpsOnly.check("baseUrl", base).toString();
       this.tokenUri = URI.create((text.endsWith("/") ? text : text + "/") + "oauth/token");
+      this.issuer = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
       return this;
     }
 
@@ -370,8 +402,8 @@ public final class TokenClient {
     /**
      * The account's client_id, and where its secret comes from: asked at every token request, so a
      * backend whose vault hands it a rotated secret moves over at its next renewal, with no restart
-     * (issue 19). It may be called by several threads; it should answer quickly (it runs before
-     * each request); a null, empty or failing answer fails that request with {@link
+     * . It may be called by several threads; it should answer quickly (it runs before each
+     * request); a null, empty or failing answer fails that request with {@link
      * TokenClientException}, and the cached token is kept while it is valid.
      */
     public Builder credentials(String clientId, Supplier<String> clientSecret) {
@@ -392,7 +424,8 @@ public final class TokenClient {
     /**
      * Authenticate with a JWT signed by the account's private key (private_key_jwt, RFC 7523 §2.2)
      * instead of a secret: each token request carries a fresh assertion, valid for 60 s, whose
-     * audience is the token endpoint, so the service never holds anything that lets it, or a reader
+     * audience is the issuer (the base URL without a trailing slash, as one string:
+     * draft-ietf-oauth-rfc7523bis), so the service never holds anything that lets it, or a reader
      * of its database, act as the account. Needs {@link #clientId}; excludes {@link #credentials}
      * and {@link #clientSecretPost}. The key is never logged or shown.
      *
@@ -425,6 +458,11 @@ public final class TokenClient {
       return this;
     }
 
+    /**
+     * The HTTP client; by default one with a 2 s connect timeout that follows no redirect. One that
+     * follows redirects is refused by {@link #build()}: a redirect would carry the credentials to
+     * wherever the answer points, and the token response would come from there.
+     */
     public Builder httpClient(HttpClient http) {
       this.http = http;
       return this;
@@ -469,8 +507,9 @@ public final class TokenClient {
     }
 
     /**
-     * The client, once the settings hold together: a base URL, a client_id, and exactly one way to
-     * authenticate (a secret or a private key that fits its algorithm).
+     * The client, once the settings hold together: a base URL, a client_id, exactly one way to
+     * authenticate (a secret or a private key that fits its algorithm), and an HTTP client that
+     * follows no redirect.
      *
      * @throws IllegalStateException naming what is missing or wrong
      */
@@ -480,6 +519,12 @@ public final class TokenClient {
             "the base URL and the client_id (clientId or credentials) are required");
       }
       checkAuthentication();
+      if (http != null && http.followRedirects() != HttpClient.Redirect.NEVER) {
+        throw new IllegalStateException(
+            "the HTTP client follows redirects ("
+                + http.followRedirects()
+                + "): give one built with followRedirects(HttpClient.Redirect.NEVER)");
+      }
       if (maxAttempts < 1) {
         throw new IllegalStateException("at least one attempt");
       }

@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -33,58 +34,79 @@ import javax.naming.NamingException;
 
 /**
  * Reads {@link Settings} from {@code java:comp/env}. Defaults are the {@code <env-entry>}s of
- * {@code WEB-INF/web.xml}; the container overrides them (Tomcat {@code context.xml}, Payara).
+ * {@code WEB-INF/web.xml}; the container overrides them (Tomcat {@code context.xml}, Payara). Only
+ * entries declared in {@link Setting} are read; one left unbound or blank takes the default
+ * declared there, where it has one (Payara binds no name for an empty env-entry). The constants
+ * below are the declared names, for messages that point an operator at an entry.
  */
 public final class JndiSettings {
-  public static final String ISSUER = "identity/issuer";
-  public static final String TOKEN_LIFETIME = "identity/tokenLifetime";
-  public static final String KEY_ENCRYPTION_KEY = "identity/keyEncryptionKey";
-  public static final String SECRET_PEPPER = "identity/secretPepper";
-  public static final String BOOTSTRAP_CLIENT_ID = "identity/bootstrapClientId";
-  public static final String BOOTSTRAP_CLIENT_SECRET = "identity/bootstrapClientSecret";
-  public static final String BOOTSTRAP_ORGANIZATION = "identity/bootstrapOrganization";
-  public static final String SIGNING_KEY_SIZE = "identity/signingKeySize";
-  public static final String KEY_ROTATION_INTERVAL = "identity/keyRotationInterval";
-  public static final String KEY_PRE_PUBLICATION = "identity/keyPrePublication";
-  public static final String KEY_RETENTION = "identity/keyRetention";
-  public static final String KEY_RING_REFRESH = "identity/keyRingRefresh";
-  public static final String RATE_LIMIT_STORE = "identity/rateLimitStore";
-  public static final String RSA_PROVIDER = "identity/rsaProvider";
-  public static final String TRUSTED_PROXIES = "identity/trustedProxies";
-  public static final String TOKEN_RATE_LIMIT = "identity/tokenRateLimit";
-  public static final String ADMIN_TOKEN_LIFETIME = "identity/adminTokenLifetime";
-  public static final String MANAGER_GRANTABLE_SCOPES = "identity/managerGrantableScopes";
-  public static final String MAX_PUBLISHED_KEYS = "identity/maxPublishedKeys";
-  public static final String KEY_ENCRYPTION_KEY_FILE = "identity/keyEncryptionKeyFile";
-  public static final String SECRET_PEPPER_FILE = "identity/secretPepperFile";
-  public static final String BOOTSTRAP_CLIENT_SECRET_FILE = "identity/bootstrapClientSecretFile";
-  public static final String BOOTSTRAP_SECRET_OUTPUT = "identity/bootstrapSecretOutput";
-  public static final String BOOTSTRAP_SECRET_FILE = "identity/bootstrapSecretFile";
-  public static final String MAX_SECRET_OVERLAP = "identity/maxSecretOverlap";
-  public static final String SECRET_MAX_AGE = "identity/secretMaxAge";
-  public static final String AUDIT_RETENTION = "identity/auditRetention";
-  public static final String CONSOLE_IDLE_TIMEOUT = "identity/consoleIdleTimeout";
-  public static final String PREVIOUS_KEY_ENCRYPTION_KEYS = "identity/previousKeyEncryptionKeys";
+  public static final String ISSUER = Setting.ISSUER.entry();
+  public static final String TOKEN_LIFETIME = Setting.TOKEN_LIFETIME.entry();
+  public static final String KEY_ENCRYPTION_KEY = Setting.KEY_ENCRYPTION_KEY.entry();
+  public static final String SECRET_PEPPER = Setting.SECRET_PEPPER.entry();
+  public static final String BOOTSTRAP_CLIENT_ID = Setting.BOOTSTRAP_CLIENT_ID.entry();
+  public static final String BOOTSTRAP_CLIENT_SECRET = Setting.BOOTSTRAP_CLIENT_SECRET.entry();
+  public static final String BOOTSTRAP_ORGANIZATION = Setting.BOOTSTRAP_ORGANIZATION.entry();
+  public static final String SIGNING_KEY_SIZE = Setting.SIGNING_KEY_SIZE.entry();
+  public static final String KEY_ROTATION_INTERVAL = Setting.KEY_ROTATION_INTERVAL.entry();
+  public static final String KEY_PRE_PUBLICATION = Setting.KEY_PRE_PUBLICATION.entry();
+  public static final String KEY_RETENTION = Setting.KEY_RETENTION.entry();
+  public static final String KEY_RING_REFRESH = Setting.KEY_RING_REFRESH.entry();
+  public static final String RATE_LIMIT_STORE = Setting.RATE_LIMIT_STORE.entry();
+  public static final String RSA_PROVIDER = Setting.RSA_PROVIDER.entry();
+  public static final String TRUSTED_PROXIES = Setting.TRUSTED_PROXIES.entry();
+  public static final String TOKEN_RATE_LIMIT = Setting.TOKEN_RATE_LIMIT.entry();
+  public static final String ADMIN_TOKEN_LIFETIME = Setting.ADMIN_TOKEN_LIFETIME.entry();
+  public static final String MANAGER_GRANTABLE_SCOPES = Setting.MANAGER_GRANTABLE_SCOPES.entry();
+  public static final String MAX_PUBLISHED_KEYS = Setting.MAX_PUBLISHED_KEYS.entry();
+  public static final String REQUEST_THREADS_PER_ADDRESS =
+      Setting.REQUEST_THREADS_PER_ADDRESS.entry();
+
+  public static final String KEY_ENCRYPTION_KEY_FILE = Setting.KEY_ENCRYPTION_KEY_FILE.entry();
+  public static final String SECRET_PEPPER_FILE = Setting.SECRET_PEPPER_FILE.entry();
+  public static final String BOOTSTRAP_CLIENT_SECRET_FILE =
+      Setting.BOOTSTRAP_CLIENT_SECRET_FILE.entry();
+  public static final String BOOTSTRAP_SECRET_OUTPUT = Setting.BOOTSTRAP_SECRET_OUTPUT.entry();
+  public static final String BOOTSTRAP_SECRET_FILE = Setting.BOOTSTRAP_SECRET_FILE.entry();
+  public static final String MAX_SECRET_OVERLAP = Setting.MAX_SECRET_OVERLAP.entry();
+  public static final String SECRET_MAX_AGE = Setting.SECRET_MAX_AGE.entry();
+  public static final String AUDIT_RETENTION = Setting.AUDIT_RETENTION.entry();
+  public static final String CONSOLE_IDLE_TIMEOUT = Setting.CONSOLE_IDLE_TIMEOUT.entry();
+  public static final String PREVIOUS_KEY_ENCRYPTION_KEYS =
+      Setting.PREVIOUS_KEY_ENCRYPTION_KEYS.entry();
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS_FILE =
-      "identity/previousKeyEncryptionKeysFile";
-  public static final String PREVIOUS_SECRET_PEPPERS = "identity/previousSecretPeppers";
-  public static final String PREVIOUS_SECRET_PEPPERS_FILE = "identity/previousSecretPeppersFile";
-  public static final String METRICS_ACCESS = "identity/metricsAccess";
+      Setting.PREVIOUS_KEY_ENCRYPTION_KEYS_FILE.entry();
+  public static final String PREVIOUS_SECRET_PEPPERS = Setting.PREVIOUS_SECRET_PEPPERS.entry();
+  public static final String PREVIOUS_SECRET_PEPPERS_FILE =
+      Setting.PREVIOUS_SECRET_PEPPERS_FILE.entry();
+  public static final String METRICS_ACCESS = Setting.METRICS_ACCESS.entry();
 
-  /** Issue 24: where new signing keys are made, and the PKCS#11 token that may hold them. */
-  public static final String KEY_STORE = "identity/keyStore";
+  /** The aud a client assertion may carry. */
+  public static final String ASSERTION_AUDIENCE = Setting.ASSERTION_AUDIENCE.entry();
 
-  public static final String PKCS11_LIBRARY = "identity/pkcs11Library";
-  public static final String PKCS11_SLOT = "identity/pkcs11Slot";
-  public static final String PKCS11_TOKEN_LABEL = "identity/pkcs11TokenLabel";
-  public static final String PKCS11_PIN = "identity/pkcs11Pin";
-  public static final String PKCS11_PIN_FILE = "identity/pkcs11PinFile";
+  /** The bulkhead and the deadline of database work. */
+  public static final String DATABASE_CONCURRENCY = Setting.DATABASE_CONCURRENCY.entry();
 
-  /** Issue 22: whether a client's jwks_uri may name a private address. */
-  public static final String ALLOW_PRIVATE_JWKS_URIS = "identity/allowPrivateJwksUris";
+  public static final String DATABASE_STATEMENT_TIMEOUT =
+      Setting.DATABASE_STATEMENT_TIMEOUT.entry();
 
-  /** SPEC 8: verifiers may cache the key list for up to an hour. */
-  static final Duration JWKS_CACHE_TIME = Duration.ofHours(1);
+  /** Where new signing keys are made, and the PKCS#11 token that may hold them. */
+  public static final String KEY_STORE = Setting.KEY_STORE.entry();
+
+  public static final String PKCS11_LIBRARY = Setting.PKCS11_LIBRARY.entry();
+  public static final String PKCS11_SLOT = Setting.PKCS11_SLOT.entry();
+  public static final String PKCS11_TOKEN_LABEL = Setting.PKCS11_TOKEN_LABEL.entry();
+  public static final String PKCS11_PIN = Setting.PKCS11_PIN.entry();
+  public static final String PKCS11_PIN_FILE = Setting.PKCS11_PIN_FILE.entry();
+
+  /** Whether a client's jwks_uri may name a private address. */
+  public static final String ALLOW_PRIVATE_JWKS_URIS = Setting.ALLOW_PRIVATE_JWKS_URIS.entry();
+
+  /** The ports besides 443 a client's jwks_uri may name. */
+  public static final String JWKS_URI_PORTS = Setting.JWKS_URI_PORTS.entry();
+
+  /** How old the last good key set of a jwks_uri may grow before it is refused. */
+  public static final String CLIENT_KEY_SET_MAX_AGE = Setting.CLIENT_KEY_SET_MAX_AGE.entry();
 
   /** Clock skew a verifier may allow beyond {@code exp}. */
   static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
@@ -102,22 +124,12 @@ public final class JndiSettings {
    * What Tomcat ({@code ${name}}) and Payara ({@code ${name}}, {@code ${ENV=NAME}}) leave in place
    * when no system property or environment variable of that name exists.
    */
-  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}]*)}");
+  static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}]*)}");
 
   /** A placeholder's name that may be echoed into a log: short, one line, no markup. */
-  private static final Pattern PLACEHOLDER_NAME = Pattern.compile("[A-Za-z0-9._=-]{1,100}");
+  static final Pattern PLACEHOLDER_NAME = Pattern.compile("[A-Za-z0-9._=-]{1,100}");
 
-  /** Entries whose value is a secret: even a placeholder-looking value is not echoed. */
-  private static final Set<String> SECRET_ENTRIES =
-      Set.of(
-          KEY_ENCRYPTION_KEY,
-          SECRET_PEPPER,
-          BOOTSTRAP_CLIENT_SECRET,
-          PREVIOUS_KEY_ENCRYPTION_KEYS,
-          PREVIOUS_SECRET_PEPPERS,
-          PKCS11_PIN);
-
-  /** Issue 19: previous keys are kept for a rotation, not for ever. */
+  /** Previous keys are kept for a rotation, not for ever. */
   static final int MAX_PREVIOUS_KEYS = 5;
 
   private static final Pattern IP_LITERAL =
@@ -145,24 +157,18 @@ public final class JndiSettings {
   }
 
   private Settings settings() {
-    Duration tokenLifetime =
-        duration(TOKEN_LIFETIME, Duration.ofMinutes(1), Duration.ofDays(1), "PT24H");
+    Duration tokenLifetime = duration(TOKEN_LIFETIME, range(TOKEN_LIFETIME).shortest(), "1 minute");
     Duration prePublication =
-        duration(KEY_PRE_PUBLICATION, JWKS_CACHE_TIME, Duration.ofDays(30), "PT24H");
+        duration(KEY_PRE_PUBLICATION, range(KEY_PRE_PUBLICATION).shortest(), "1 hour");
     Duration retention =
         duration(
-            KEY_RETENTION,
-            tokenLifetime.plus(CLOCK_SKEW),
-            Duration.ofDays(365),
-            "the token lifetime plus 5 minutes");
+            KEY_RETENTION, tokenLifetime.plus(CLOCK_SKEW), "the token lifetime plus 5 minutes");
     Duration rotation =
         duration(
             KEY_ROTATION_INTERVAL,
             prePublication.plusHours(1),
-            Duration.ofDays(3650),
             "the pre-publication time plus 1 hour");
-    Duration refresh =
-        duration(KEY_RING_REFRESH, Duration.ofSeconds(1), Duration.ofMinutes(10), "PT1S");
+    Duration refresh = duration(KEY_RING_REFRESH);
     SecretKey keyEncryptionKey =
         aesKey(requiredSecret(KEY_ENCRYPTION_KEY, KEY_ENCRYPTION_KEY_FILE));
     SecretKey pepper = hmacKey(requiredSecret(SECRET_PEPPER, SECRET_PEPPER_FILE));
@@ -183,37 +189,92 @@ public final class JndiSettings {
     refuseSharedKeys(keyEncryptionKey, previousKeyEncryptionKeys, pepper, previousPeppers);
     Settings.KeyStore keyStore = keyStore();
     Optional<Settings.Pkcs11> pkcs11 = pkcs11(keyStore);
+    // Read in this order, so that of several bad entries the same one is named as before.
+    URI issuer = issuer();
+    Optional<BootstrapAccount> bootstrap = bootstrap();
+    String organization = organization(BOOTSTRAP_ORGANIZATION);
+    int keySize = keySize();
+    RateLimitStore rateLimitStore = rateLimitStore();
+    int tokenRateLimit = tokenRateLimit();
+    List<String> trustedProxies = trustedProxies();
+    Settings.RsaEngine rsaEngine = rsaEngine();
+    Duration adminTokenLifetime = adminTokenLifetime(tokenLifetime);
+    List<String> managerGrantableScopes = managerGrantableScopes();
+    int maxPublishedKeys = maxPublishedKeys();
+    Optional<Path> bootstrapSecretFile = bootstrapSecretFile();
+    Settings.SecretRotation secretRotation = secretRotation();
+    Settings.MetricsAccess metricsAccess = metricsAccess();
+    Duration auditRetention = auditRetention();
+    Duration consoleIdleTimeout = consoleIdleTimeout();
+    boolean allowPrivateJwksUris = allowPrivateJwksUris();
+    int requestThreadsPerAddress = requestThreadsPerAddress();
+    Settings.JwksUris jwksUris = jwksUris();
+    Settings.AssertionAudience assertionAudience = assertionAudience();
+    Settings.DatabaseLimits databaseLimits = databaseLimits();
     return new Settings(
-        issuer(),
-        tokenLifetime,
-        keyEncryptionKey,
-        pepper,
-        bootstrap(),
-        organization(BOOTSTRAP_ORGANIZATION),
-        keySize(),
-        new KeySchedule(rotation, prePublication, retention, refresh),
-        rateLimitStore(),
-        tokenRateLimit(),
-        trustedProxies(),
-        rsaEngine(),
-        adminTokenLifetime(tokenLifetime),
-        managerGrantableScopes(),
-        maxPublishedKeys(),
-        bootstrapSecretFile(),
-        secretRotation(),
-        previousKeyEncryptionKeys,
-        previousPeppers,
-        metricsAccess(),
-        auditRetention(),
-        consoleIdleTimeout(),
-        allowPrivateJwksUris(),
-        keyStore,
-        pkcs11);
+        new Settings.Tokens(issuer, tokenLifetime, adminTokenLifetime),
+        new Settings.Keys(
+            new KeySchedule(rotation, prePublication, retention, refresh),
+            keySize,
+            rsaEngine,
+            keyStore,
+            pkcs11,
+            maxPublishedKeys),
+        new Settings.Secrets(keyEncryptionKey, previousKeyEncryptionKeys, pepper, previousPeppers),
+        new Settings.Bootstrap(bootstrap, organization, bootstrapSecretFile),
+        new Settings.Accounts(secretRotation, managerGrantableScopes),
+        new Settings.Limits(
+            rateLimitStore,
+            tokenRateLimit,
+            requestThreadsPerAddress,
+            trustedProxies,
+            databaseLimits),
+        new Settings.ClientKeys(allowPrivateJwksUris, jwksUris, assertionAudience),
+        new Settings.Operations(metricsAccess, auditRetention, consoleIdleTimeout));
   }
 
-  /** Issue 24: unset meaning database. */
+  private Settings.AssertionAudience assertionAudience() {
+    String text = required(ASSERTION_AUDIENCE);
+    return switch (text.toLowerCase(Locale.ROOT)) {
+      case "issuer" -> Settings.AssertionAudience.ISSUER;
+      case "issuer-or-token-endpoint" -> Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT;
+      default ->
+          throw new InvalidSettingException(
+              ASSERTION_AUDIENCE,
+              "must be 'issuer' or 'issuer-or-token-endpoint', not '" + text + "'");
+    };
+  }
+
+  /** At most 1000 at once, a deadline of whole seconds (JDBC's unit) from 1 s to 5 minutes. */
+  private Settings.DatabaseLimits databaseLimits() {
+    int concurrency = wholeNumber(DATABASE_CONCURRENCY);
+    Duration timeout = duration(DATABASE_STATEMENT_TIMEOUT);
+    if (timeout.toNanos() % 1_000_000_000L != 0) {
+      throw new InvalidSettingException(
+          DATABASE_STATEMENT_TIMEOUT, "must be whole seconds (JDBC's unit), not " + timeout);
+    }
+    return new Settings.DatabaseLimits(concurrency, timeout);
+  }
+
+  private int wholeNumber(String entry) {
+    int min = range(entry).least();
+    int max = range(entry).most();
+    String text = required(entry);
+    int number;
+    try {
+      number = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidSettingException(entry, "is not a whole number: '" + text + "'");
+    }
+    if (number < min || number > max) {
+      throw new InvalidSettingException(
+          entry, "must be from " + min + " to " + max + ", not " + number);
+    }
+    return number;
+  }
+
   private Settings.KeyStore keyStore() {
-    String text = optional(KEY_STORE).orElse("database");
+    String text = required(KEY_STORE);
     return switch (text.toLowerCase(Locale.ROOT)) {
       case "database" -> Settings.KeyStore.DATABASE;
       case "pkcs11" -> Settings.KeyStore.PKCS11;
@@ -224,8 +285,8 @@ public final class JndiSettings {
   }
 
   /**
-   * Issue 24: the token, when {@code identity/pkcs11Library} is set: required for {@code pkcs11};
-   * kept under {@code database}, so keys already in the token sign until they retire.
+   * The token, when {@code identity/pkcs11Library} is set: required for {@code pkcs11}; kept under
+   * {@code database}, so keys already in the token sign until they retire.
    */
   private Optional<Settings.Pkcs11> pkcs11(Settings.KeyStore keyStore) {
     Optional<String> library = optional(PKCS11_LIBRARY);
@@ -297,9 +358,37 @@ public final class JndiSettings {
     return Optional.of(new Settings.Pkcs11(module, slot, label, userPin.text()));
   }
 
-  /** Issue 22: unset meaning false; only 'true' or 'false'. */
+  /** Unset meaning 443 only; the age from PT10M to P1D. */
+  private Settings.JwksUris jwksUris() {
+    Set<Integer> ports = new TreeSet<>();
+    for (String text :
+        optional(JWKS_URI_PORTS).map(t -> t.split("[,\\s]+")).orElse(new String[0])) {
+      int port;
+      try {
+        port = Integer.parseInt(text);
+      } catch (NumberFormatException e) {
+        port = 0;
+      }
+      if (port < range(JWKS_URI_PORTS).least() || port > range(JWKS_URI_PORTS).most()) {
+        throw new InvalidSettingException(
+            JWKS_URI_PORTS,
+            "must list TCP ports ("
+                + range(JWKS_URI_PORTS).least()
+                + " to "
+                + range(JWKS_URI_PORTS).most()
+                + ") separated by commas, not '"
+                + text.replaceAll("[^\\x20-\\x7e]", "?")
+                + "'");
+      }
+      ports.add(port);
+    }
+    Duration maxAge = duration(CLIENT_KEY_SET_MAX_AGE);
+    return new Settings.JwksUris(Set.copyOf(ports), maxAge);
+  }
+
+  /** Only 'true' or 'false'. */
   private boolean allowPrivateJwksUris() {
-    String text = optional(ALLOW_PRIVATE_JWKS_URIS).orElse("false");
+    String text = required(ALLOW_PRIVATE_JWKS_URIS);
     return switch (text.toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
@@ -309,20 +398,14 @@ public final class JndiSettings {
     };
   }
 
-  /**
-   * Issue 21: unset meaning PT15M; from a minute to 8 hours (a session never outlives its token).
-   */
+  /** From a minute to 8 hours (a session never outlives its token). */
   private Duration consoleIdleTimeout() {
-    return optional(CONSOLE_IDLE_TIMEOUT).isEmpty()
-        ? Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT
-        : duration(CONSOLE_IDLE_TIMEOUT, Duration.ofMinutes(1), Duration.ofHours(8), "PT1M");
+    return duration(CONSOLE_IDLE_TIMEOUT);
   }
 
-  /** Issue 20 §3: unset meaning P400D; from a day to 10 years. */
+  /** From a day to 10 years. */
   private Duration auditRetention() {
-    return optional(AUDIT_RETENTION).isEmpty()
-        ? Settings.DEFAULT_AUDIT_RETENTION
-        : duration(AUDIT_RETENTION, Duration.ofDays(1), Duration.ofDays(3650), "P1D");
+    return duration(AUDIT_RETENTION);
   }
 
   /**
@@ -356,7 +439,7 @@ public final class JndiSettings {
   }
 
   /**
-   * Issue 19: keys that only open what was sealed or digested before a rotation, comma- or
+   * Keys that only open what was sealed or digested before a rotation, comma- or
    * whitespace-separated, each checked as {@code check} checks the current one. Each must differ
    * from {@code current} and from the others; a problem names the entry and the key's position,
    * never the key.
@@ -414,20 +497,13 @@ public final class JndiSettings {
     return List.copyOf(keys);
   }
 
-  /**
-   * Issue 19: the overlap cap, unset meaning 7 days, up to 90; the maximum age, unset meaning none,
-   * from a day to 10 years.
-   */
+  /** The overlap cap up to 90 days; the maximum age, unset meaning none, from a day to 10 years. */
   private Settings.SecretRotation secretRotation() {
-    Duration maxOverlap =
-        optional(MAX_SECRET_OVERLAP).isEmpty()
-            ? Duration.ofDays(7)
-            : duration(MAX_SECRET_OVERLAP, Duration.ZERO, Duration.ofDays(90), "PT0S");
+    Duration maxOverlap = duration(MAX_SECRET_OVERLAP);
     Optional<Duration> maxAge =
         optional(SECRET_MAX_AGE).isEmpty()
             ? Optional.empty()
-            : Optional.of(
-                duration(SECRET_MAX_AGE, Duration.ofDays(1), Duration.ofDays(3650), "P1D"));
+            : Optional.of(duration(SECRET_MAX_AGE));
     return new Settings.SecretRotation(maxOverlap, maxAge);
   }
 
@@ -435,7 +511,11 @@ public final class JndiSettings {
   private Duration adminTokenLifetime(Duration tokenLifetime) {
     return optional(ADMIN_TOKEN_LIFETIME).isEmpty()
         ? tokenLifetime
-        : duration(ADMIN_TOKEN_LIFETIME, Duration.ofMinutes(1), tokenLifetime, "PT1M");
+        : duration(
+            ADMIN_TOKEN_LIFETIME,
+            range(ADMIN_TOKEN_LIFETIME).shortest(),
+            tokenLifetime,
+            range(ADMIN_TOKEN_LIFETIME).min());
   }
 
   /** Scopes as the catalog names them (service:name or service:*), comma- or space-separated. */
@@ -479,6 +559,24 @@ public final class JndiSettings {
           ISSUER, "must use https (plain http is allowed only on a loopback host)");
     }
     return uri;
+  }
+
+  /** The declared range of {@code entry}. */
+  private static Setting.Range range(String entry) {
+    return Setting.of(entry).range().orElseThrow();
+  }
+
+  /** A duration within the declared range, whose lower bound a message names as declared. */
+  private Duration duration(String entry) {
+    return duration(entry, range(entry).shortest(), range(entry).min());
+  }
+
+  /**
+   * A duration from {@code min} (which a message names as {@code minText}) to the declared upper
+   * bound.
+   */
+  private Duration duration(String entry, Duration min, String minText) {
+    return duration(entry, min, range(entry).longest(), minText);
   }
 
   private Duration duration(String entry, Duration min, Duration max, String minText) {
@@ -709,9 +807,16 @@ public final class JndiSettings {
     } catch (NumberFormatException e) {
       throw new InvalidSettingException(SIGNING_KEY_SIZE, "is not a whole number: '" + text + "'");
     }
-    if (bits < 2048 || bits > 8192 || bits % 8 != 0) {
+    Setting.Range range = range(SIGNING_KEY_SIZE);
+    if (bits < range.least() || bits > range.most() || bits % 8 != 0) {
       throw new InvalidSettingException(
-          SIGNING_KEY_SIZE, "must be a multiple of 8 from 2048 to 8192 bits, not " + bits);
+          SIGNING_KEY_SIZE,
+          "must be a multiple of 8 from "
+              + range.min()
+              + " to "
+              + range.max()
+              + " bits, not "
+              + bits);
     }
     return bits;
   }
@@ -735,9 +840,11 @@ public final class JndiSettings {
     } catch (NumberFormatException e) {
       throw new InvalidSettingException(TOKEN_RATE_LIMIT, "is not a whole number: '" + text + "'");
     }
-    if (perMinute < 1 || perMinute > 1_000_000) {
+    Setting.Range range = range(TOKEN_RATE_LIMIT);
+    if (perMinute < range.least() || perMinute > range.most()) {
       throw new InvalidSettingException(
-          TOKEN_RATE_LIMIT, "must be from 1 to 1000000 per minute, not " + perMinute);
+          TOKEN_RATE_LIMIT,
+          "must be from " + range.min() + " to " + range.max() + " per minute, not " + perMinute);
     }
     return perMinute;
   }
@@ -755,10 +862,39 @@ public final class JndiSettings {
       throw new InvalidSettingException(
           MAX_PUBLISHED_KEYS, "is not a whole number: '" + text + "'");
     }
-    if (keys < 3 || keys > 100) {
-      throw new InvalidSettingException(MAX_PUBLISHED_KEYS, "must be from 3 to 100, not " + keys);
+    Setting.Range range = range(MAX_PUBLISHED_KEYS);
+    if (keys < range.least() || keys > range.most()) {
+      throw new InvalidSettingException(
+          MAX_PUBLISHED_KEYS,
+          "must be from " + range.min() + " to " + range.max() + ", not " + keys);
     }
     return keys;
+  }
+
+  /**
+   * At least 1; unset, the declared default, which leaves two of the launcher's default eight
+   * threads to other addresses.
+   */
+  private int requestThreadsPerAddress() {
+    String text = required(REQUEST_THREADS_PER_ADDRESS);
+    Setting.Range range = range(REQUEST_THREADS_PER_ADDRESS);
+    try {
+      int threads = Integer.parseInt(text.strip());
+      if (threads >= range.least() && threads <= range.most()) {
+        return threads;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    throw new InvalidSettingException(
+        REQUEST_THREADS_PER_ADDRESS,
+        "must be a whole number from "
+            + range.min()
+            + " to "
+            + range.max()
+            + ", not '"
+            + text
+            + "'");
   }
 
   /** Literal IPv4 or IPv6 addresses, comma- or space-separated; no names (no DNS at start-up). */
@@ -828,7 +964,9 @@ public final class JndiSettings {
         : Optional.of(value.toString().trim());
   }
 
+  /** The entry's value; unbound or blank, its declared default where {@link Setting} has one. */
   private Object value(String entry) {
+    Setting setting = Setting.of(entry);
     Object value;
     try {
       value = lookup.apply(entry);
@@ -837,6 +975,9 @@ public final class JndiSettings {
     }
     if (value instanceof String text) {
       refuseUnresolvedPlaceholder(entry, text.trim());
+    }
+    if (value == null || value.toString().isBlank()) {
+      return setting.whenUnset().map(Object.class::cast).orElse(value);
     }
     return value;
   }
@@ -852,7 +993,7 @@ public final class JndiSettings {
     if (!placeholder.lookingAt()) {
       return;
     }
-    if (SECRET_ENTRIES.contains(entry)) {
+    if (Setting.of(entry).secret()) {
       throw new InvalidSettingException(
           entry, "looks like an unresolved ${...} placeholder; set the property it names");
     }

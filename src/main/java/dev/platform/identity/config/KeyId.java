@@ -8,7 +8,7 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The short id stored beside what a key sealed or digested (issue 19): a signing key row names its
+ * The short id stored beside what a key sealed or digested: a signing key row names its
  * key-encryption key, a client secret's digest its pepper, so that a rotation picks the one right
  * key without trying each. It is the first 8 bytes, in 16 lowercase hex digits, of HMAC-SHA-256
  * under the key of a label naming the key's purpose: short enough for a column and a log line, it

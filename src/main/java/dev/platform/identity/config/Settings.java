@@ -6,80 +6,168 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 import javax.crypto.SecretKey;
 
 /**
- * Every setting of the service, typed and checked. Built by {@link JndiSettings#read}.
+ * Every setting of the service, typed and checked, in groups by who consumes them: each component
+ * is handed its group, not the whole. Built by {@link JndiSettings#read}; each entry is declared
+ * once in {@link Setting}.
  *
- * @param issuer the {@code iss} of every token and the base of the discovery document
- * @param tokenLifetime lifetime of an access token (SPEC 8: 24 hours)
- * @param keyEncryptionKey AES-256 key that encrypts the private signing keys at rest
- * @param secretPepper HMAC-SHA-256 key under which client secrets are digested
- * @param bootstrap the configured bootstrap administrator, if any (ADMIN.md "Bootstrap")
- * @param bootstrapOrganization organization of the bootstrap administrator
- * @param signingKeySize RSA modulus length in bits
- * @param keySchedule the signing-key rotation schedule (DESIGN decision 4)
- * @param rateLimitStore where rate-limit buckets live
- * @param tokenRateLimit successful token requests per minute per client (SPEC 8: 60)
- * @param trustedProxies addresses of reverse proxies whose {@code X-Forwarded-For} is believed
- * @param rsaEngine which JCA provider makes the RSA signatures
- * @param adminTokenLifetime lifetime of a token granted an {@code identity:} scope: at most {@code
- *     tokenLifetime}, shorter where a stolen administrator's token should be worth less
- * @param managerGrantableScopes scopes a caller without {@code identity:admin} may grant beyond its
- *     own (wildcards allowed); empty: only its own
- * @param maxPublishedKeys the most signing keys the published list may hold; operators' rotations
- *     that would pass it are refused, keeping one place for the schedule's next key
- * @param bootstrapSecretFile where a generated bootstrap administrator's credentials are written
- *     (owner-only, once); empty: to the log
- * @param secretRotation how long a replaced client secret may keep working, and how old a current
- *     one may grow (issue 19)
- * @param previousKeyEncryptionKeys earlier key-encryption keys, for opening what they sealed until
- *     it is sealed anew under {@code keyEncryptionKey} (issue 19); never used to seal
- * @param previousSecretPeppers earlier peppers, for checking secrets digested under them until a
- *     successful authentication digests them anew under {@code secretPepper} (issue 19)
- * @param metricsAccess who may read {@code /metrics} (issue 20)
- * @param auditRetention how long the audit trail in the database keeps an event (issue 20 §3)
- * @param consoleIdleTimeout how long a console session lasts without a request (issue 21)
- * @param allowPrivateJwksUris whether a private_key_jwt client's {@code jwks_uri} may name a
- *     loopback, link-local or private address (issue 22); off, the service cannot be aimed at the
- *     internal network
- * @param keyStore where new signing keys are created (issue 24)
- * @param pkcs11 the HSM that holds signing keys, when one is configured (issue 24); required when
- *     {@code keyStore} is {@link KeyStore#PKCS11}, and kept open under {@link KeyStore#DATABASE} so
- *     that keys already in it keep signing
+ * @param tokens what every token says and how long it lives
+ * @param keys how signing keys are made, kept and rotated
+ * @param secrets the server's own keys: they seal signing keys, digest client secrets and sessions
+ * @param bootstrap the first administrator (ADMIN.md "Bootstrap")
+ * @param accounts the rules of client secrets and of what account managers may grant
+ * @param limits how much any one client, address or database call may take
+ * @param clientKeys the rules of private_key_jwt clients' key sets and assertions
+ * @param operations metrics, the audit trail and the console
  */
 public record Settings(
-    URI issuer,
-    Duration tokenLifetime,
-    SecretKey keyEncryptionKey,
-    SecretKey secretPepper,
-    Optional<BootstrapAccount> bootstrap,
-    String bootstrapOrganization,
-    int signingKeySize,
-    KeySchedule keySchedule,
-    RateLimitStore rateLimitStore,
-    int tokenRateLimit,
-    List<String> trustedProxies,
-    RsaEngine rsaEngine,
-    Duration adminTokenLifetime,
-    List<String> managerGrantableScopes,
-    int maxPublishedKeys,
-    Optional<Path> bootstrapSecretFile,
-    SecretRotation secretRotation,
-    List<SecretKey> previousKeyEncryptionKeys,
-    List<SecretKey> previousSecretPeppers,
-    MetricsAccess metricsAccess,
-    Duration auditRetention,
-    Duration consoleIdleTimeout,
-    boolean allowPrivateJwksUris,
-    KeyStore keyStore,
-    Optional<Pkcs11> pkcs11) {
-  /** How long the audit trail keeps an event when {@code identity/auditRetention} is unset. */
-  public static final Duration DEFAULT_AUDIT_RETENTION = Duration.ofDays(400);
+    Tokens tokens,
+    Keys keys,
+    Secrets secrets,
+    Bootstrap bootstrap,
+    Accounts accounts,
+    Limits limits,
+    ClientKeys clientKeys,
+    Operations operations) {
 
-  /** How long a console session lasts without a request when the setting is unset (issue 21). */
-  public static final Duration DEFAULT_CONSOLE_IDLE_TIMEOUT = Duration.ofMinutes(15);
+  /**
+   * What every token says and how long it lives.
+   *
+   * @param issuer the {@code iss} of every token and the base of the discovery document
+   * @param lifetime lifetime of an access token (SPEC 8: 24 hours)
+   * @param adminLifetime lifetime of a token granted an {@code identity:} scope: at most {@code
+   *     lifetime}, shorter where a stolen administrator's token should be worth less
+   */
+  public record Tokens(URI issuer, Duration lifetime, Duration adminLifetime) {}
+
+  /**
+   * How signing keys are made, kept, published and rotated.
+   *
+   * @param schedule the signing-key rotation schedule (DESIGN decision 4)
+   * @param size RSA modulus length in bits
+   * @param engine which JCA provider makes the RSA signatures
+   * @param store where new signing keys are created
+   * @param pkcs11 the HSM that holds signing keys, when one is configured; required when {@code
+   *     store} is {@link KeyStore#PKCS11}, and kept open under {@link KeyStore#DATABASE} so that
+   *     keys already in it keep signing
+   * @param maxPublished the most signing keys the published list may hold; operators' rotations
+   *     that would pass it are refused, keeping one place for the schedule's next key
+   */
+  public record Keys(
+      KeySchedule schedule,
+      int size,
+      RsaEngine engine,
+      KeyStore store,
+      Optional<Pkcs11> pkcs11,
+      int maxPublished) {}
+
+  /**
+   * The server's own keys. Never printed: {@link #toString} names only how many there are.
+   *
+   * @param keyEncryptionKey AES-256 key that encrypts the private signing keys at rest
+   * @param previousKeyEncryptionKeys earlier key-encryption keys, for opening what they sealed
+   *     until it is sealed anew under {@code keyEncryptionKey}; never used to seal
+   * @param pepper HMAC-SHA-256 key under which client secrets are digested
+   * @param previousPeppers earlier peppers, for checking secrets digested under them until a
+   *     successful authentication digests them anew under {@code pepper}
+   */
+  public record Secrets(
+      SecretKey keyEncryptionKey,
+      List<SecretKey> previousKeyEncryptionKeys,
+      SecretKey pepper,
+      List<SecretKey> previousPeppers) {
+    @Override
+    public String toString() {
+      return "Secrets[keyEncryptionKey=(hidden), previousKeyEncryptionKeys="
+          + previousKeyEncryptionKeys.size()
+          + " (hidden), pepper=(hidden), previousPeppers="
+          + previousPeppers.size()
+          + " (hidden)]";
+    }
+  }
+
+  /**
+   * The first administrator.
+   *
+   * @param account the configured bootstrap administrator, if any
+   * @param organization organization of the bootstrap administrator
+   * @param secretFile where a generated bootstrap administrator's credentials are written
+   *     (owner-only, once); empty: to the log
+   */
+  public record Bootstrap(
+      Optional<BootstrapAccount> account, String organization, Optional<Path> secretFile) {}
+
+  /**
+   * The rules of client secrets and of what account managers may grant.
+   *
+   * @param secretRotation how long a replaced client secret may keep working, and how old a current
+   *     one may grow
+   * @param managerGrantableScopes scopes a caller without {@code identity:admin} may grant beyond
+   *     its own (wildcards allowed); empty: only its own
+   */
+  public record Accounts(SecretRotation secretRotation, List<String> managerGrantableScopes) {}
+
+  /**
+   * How much any one client, address or database call may take.
+   *
+   * @param rateLimitStore where rate-limit buckets live
+   * @param tokenRateLimit successful token requests per minute per client (SPEC 8: 60)
+   * @param requestThreadsPerAddress the most request threads one client address may hold at once;
+   *     beyond it, 429 at once
+   * @param trustedProxies addresses of reverse proxies whose {@code X-Forwarded-For} is believed
+   * @param database how much database work runs at once and how long a statement may take
+   */
+  public record Limits(
+      RateLimitStore rateLimitStore,
+      int tokenRateLimit,
+      int requestThreadsPerAddress,
+      List<String> trustedProxies,
+      DatabaseLimits database) {}
+
+  /**
+   * The rules of private_key_jwt clients.
+   *
+   * @param allowPrivateJwksUris whether a client's {@code jwks_uri} may name a loopback, link-local
+   *     or private address; off, the service cannot be aimed at the internal network
+   * @param jwksUris which ports a {@code jwks_uri} may name and how old its last good key set may
+   *     grow
+   * @param assertionAudience which single {@code aud} a client assertion may carry
+   */
+  public record ClientKeys(
+      boolean allowPrivateJwksUris, JwksUris jwksUris, AssertionAudience assertionAudience) {}
+
+  /**
+   * What operators watch and use.
+   *
+   * @param metricsAccess who may read {@code /metrics}
+   * @param auditRetention how long the audit trail in the database keeps an event
+   * @param consoleIdleTimeout how long a console session lasts without a request
+   */
+  public record Operations(
+      MetricsAccess metricsAccess, Duration auditRetention, Duration consoleIdleTimeout) {}
+
+  /**
+   * The limits of clients' {@code jwks_uri}s.
+   *
+   * @param ports the ports besides 443 a URL may name; empty: 443 only
+   * @param keySetMaxAge how long after its last successful fetch a key set is still served; past
+   *     it, the client's assertions are refused until a fetch succeeds
+   */
+  public record JwksUris(Set<Integer> ports, Duration keySetMaxAge) {}
+
+  /**
+   * The bulkhead and the deadline of database work (docs/operating.md "When the database stalls").
+   *
+   * @param concurrency the most connections in use at once; more is refused at once. Below the
+   *     connector's request threads, so that threads remain for what is answered from memory, and
+   *     below the pool's size, so that the readiness probe and the scheduler find a connection
+   * @param statementTimeout the deadline of every statement (whole seconds)
+   */
+  public record DatabaseLimits(int concurrency, Duration statementTimeout) {}
 
   /** A bootstrap administrator whose credentials the operator chose. */
   public record BootstrapAccount(UUID clientId, String clientSecret) {
@@ -90,15 +178,12 @@ public record Settings(
   }
 
   /**
-   * The limits of client secrets (issue 19).
+   * The limits of client secrets.
    *
    * @param maxOverlap the longest a rotation may let the replaced secret keep working
    * @param maxAge how old a current secret may be before it is refused; empty: no limit
    */
-  public record SecretRotation(Duration maxOverlap, Optional<Duration> maxAge) {
-    /** No overlap allowed and no age limit: what a deployment without the settings had. */
-    public static final SecretRotation NONE = new SecretRotation(Duration.ZERO, Optional.empty());
-  }
+  public record SecretRotation(Duration maxOverlap, Optional<Duration> maxAge) {}
 
   /**
    * When signing keys are created, start signing and leave the published list.
@@ -113,7 +198,7 @@ public record Settings(
   public record KeySchedule(
       Duration rotationInterval, Duration prePublication, Duration retention, Duration refresh) {}
 
-  /** Where new signing keys are created (issue 24). */
+  /** Where new signing keys are created. */
   public enum KeyStore {
     /** RSA keys made in the JVM, their private halves sealed under the key-encryption key. */
     DATABASE,
@@ -122,7 +207,7 @@ public record Settings(
   }
 
   /**
-   * A PKCS#11 token (issue 24): the module, the token, and the user PIN.
+   * A PKCS#11 token: the module, the token, and the user PIN.
    *
    * @param library the module's absolute path
    * @param slot the token's slot id, or empty when {@code tokenLabel} names it
@@ -142,6 +227,17 @@ public record Settings(
     }
   }
 
+  /**
+   * The {@code aud} a private_key_jwt client assertion may carry: always one string, never an array
+   * (draft-ietf-oauth-rfc7523bis).
+   */
+  public enum AssertionAudience {
+    /** The issuer alone, as the draft asks. */
+    ISSUER,
+    /** The issuer, or the token endpoint's URL, which the Nimbus OAuth SDK and Spring send. */
+    ISSUER_OR_TOKEN_ENDPOINT
+  }
+
   /** Which JCA provider signs tokens. */
   public enum RsaEngine {
     /** Amazon Corretto Crypto Provider (AWS-LC) when its native library loads, else the JDK's. */
@@ -150,7 +246,7 @@ public record Settings(
     JDK
   }
 
-  /** Who may read {@code /metrics} (issue 20). */
+  /** Who may read {@code /metrics}. */
   public enum MetricsAccess {
     /** A bearer token of this service carrying {@code identity:metrics}: the default. */
     TOKEN,

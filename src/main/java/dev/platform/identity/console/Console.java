@@ -5,9 +5,11 @@ import dev.platform.identity.admin.AuditEventsResource;
 import dev.platform.identity.admin.ScopesResource;
 import dev.platform.identity.admin.ServiceAccountsResource;
 import dev.platform.identity.admin.SigningKeysResource;
+import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.verify.BearerVerifier;
+import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.List;
@@ -26,28 +28,36 @@ public record Console(
     SigningKeysResource keys,
     AuditEventsResource audit) {
 
-  /** Its Jersey components: the filter first, then the pages. */
+  /**
+   * Its Jersey components: the filter first, then the pages.
+   *
+   * @param signIns where sign-ins, refused sign-ins and sign-outs are audited and stored
+   */
   public List<Object> components(
-      Settings settings,
+      URI issuer,
+      Settings.Secrets secrets,
+      Settings.Accounts accountRules,
+      Settings.Operations operations,
       DataSource dataSource,
       AdminAuth admin,
       RateLimitFilter tokenEndpoint,
       BearerVerifier verifier,
+      AuditLog signIns,
       Clock clock,
       SecureRandom random) {
     Pages pages = new Pages();
     SessionCookies cookies =
         new SessionCookies(
             new SessionKeys(
-                settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random),
-            settings.issuer());
+                secrets.keyEncryptionKey(), secrets.previousKeyEncryptionKeys(), random),
+            issuer);
     EndedSessions ended = new EndedSessions(dataSource);
     Overview overview =
-        new Overview(accounts, keys, pages, settings.secretRotation().maxAge(), clock);
+        new Overview(accounts, keys, pages, accountRules.secretRotation().maxAge(), clock);
     return List.of(
-        new ConsoleAuth(admin, cookies, ended, pages, settings.consoleIdleTimeout(), clock),
+        new ConsoleAuth(admin, cookies, ended, pages, operations.consoleIdleTimeout(), clock),
         new ConsoleResource(
-            tokenEndpoint, verifier, cookies, ended, pages, overview, clock, random),
+            tokenEndpoint, verifier, signIns, cookies, ended, pages, overview, clock, random),
         new ConsoleAccountsResource(accounts, pages),
         new ConsoleKeysResource(keys, pages, clock),
         new ConsoleScopesResource(scopes, pages),

@@ -36,7 +36,7 @@ import org.glassfish.jersey.server.model.ResourceMethod;
  */
 @Provider
 @Priority(Priorities.AUTHENTICATION)
-public final class ConsoleAuth implements ContainerRequestFilter, ContainerResponseFilter {
+final class ConsoleAuth implements ContainerRequestFilter, ContainerResponseFilter {
   static final String ROOT = "/console";
   static final String CSRF = "csrf";
   static final int MAX_FORM = 64 * 1024;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.AnyScopeOf;
+import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.token.TokenAnswer;
@@ -48,6 +49,18 @@ public final class ConsoleResource {
   static final String LOGIN_NONCE = "login_nonce";
   static final int MAX_CREDENTIAL = 200;
 
+  /** The audit events of the console's door. */
+  static final String SIGN_IN = "console.signin";
+
+  static final String SIGN_IN_REFUSED = "console.signin.refuse";
+  static final String SIGN_OUT = "console.signout";
+
+  /** Outcomes of a refused sign-in besides the token endpoint's errors. */
+  static final String INVALID_FORM = "invalid_request";
+
+  static final String FORM_EXPIRED = "login_form_expired";
+  static final String NO_ADMINISTRATION_SCOPE = "insufficient_scope";
+
   /** The files of {@code static/}, each with its type: nothing else is served. */
   private static final Map<String, String> ASSETS =
       Map.of(
@@ -57,6 +70,7 @@ public final class ConsoleResource {
 
   private final RateLimitFilter tokenEndpoint;
   private final BearerVerifier verifier;
+  private final AuditLog audit;
   private final SessionCookies cookies;
   private final EndedSessions ended;
   private final Pages pages;
@@ -67,6 +81,7 @@ public final class ConsoleResource {
   ConsoleResource(
       RateLimitFilter tokenEndpoint,
       BearerVerifier verifier,
+      AuditLog audit,
       SessionCookies cookies,
       EndedSessions ended,
       Pages pages,
@@ -75,6 +90,7 @@ public final class ConsoleResource {
       SecureRandom random) {
     this.tokenEndpoint = tokenEndpoint;
     this.verifier = verifier;
+    this.audit = audit;
     this.cookies = cookies;
     this.ended = ended;
     this.pages = pages;
@@ -100,7 +116,8 @@ public final class ConsoleResource {
   /**
    * The credentials go to the token endpoint in process, as HTTP Basic from the browser's address:
    * a wrong secret is refused, audited and counted against the same budgets as at {@code
-   * /oauth/token}. The session holds the token that answers.
+   * /oauth/token}. The session holds the token that answers. A sign-in and a refused one are in the
+   * audit trail too, the refused ones counted by the minute as at the token endpoint.
    */
   @POST
   @Path("login")
@@ -109,6 +126,7 @@ public final class ConsoleResource {
   public Response login(
       MultivaluedMap<String, String> form, @Context ContainerRequestContext request) {
     Instant now = clock.instant();
+    String address = ClientAddress.of(request);
     String clientId;
     String secret;
     String nonce;
@@ -117,21 +135,26 @@ public final class ConsoleResource {
       secret = FormFields.one(form, "client_secret");
       nonce = FormFields.one(form, LOGIN_NONCE);
     } catch (FormFields.InvalidFormException e) {
+      refused(null, INVALID_FORM, address);
       return login(request, 400, e.getMessage(), null);
     }
     if (!cookies.loginNonce(request, now).filter(expected -> same(expected, nonce)).isPresent()) {
+      refused(clientId, FORM_EXPIRED, address);
       return login(request, 403, "The login form expired or came from elsewhere; try again.", null);
     }
-    if (clientId.isEmpty() || secret.isEmpty()) {
-      return login(request, 400, "Enter the client_id and the client_secret.", clientId);
-    }
-    if (clientId.length() > MAX_CREDENTIAL || secret.length() > MAX_CREDENTIAL) {
-      return login(request, 400, "The client_id or client_secret is too long.", null);
+    if (clientId.isEmpty()
+        || secret.isEmpty()
+        || clientId.length() > MAX_CREDENTIAL
+        || secret.length() > MAX_CREDENTIAL) {
+      refused(clientId, INVALID_FORM, address);
+      return clientId.isEmpty() || secret.isEmpty()
+          ? login(request, 400, "Enter the client_id and the client_secret.", clientId)
+          : login(request, 400, "The client_id or client_secret is too long.", null);
     }
     TokenAnswer answer =
-        tokenEndpoint.answer(
-            "grant_type=client_credentials", basic(clientId, secret), ClientAddress.of(request));
+        tokenEndpoint.answer("grant_type=client_credentials", basic(clientId, secret), address);
     if (answer.status() != 200) {
+      refused(clientId, field(answer, "error"), address);
       return login(request, answer.status(), refusal(answer), clientId);
     }
     VerifiedToken token;
@@ -142,6 +165,7 @@ public final class ConsoleResource {
       return login(request, 500, "The service could not verify its own token; try again.", null);
     }
     if (AdminAuth.ADMINISTRATION_SCOPES.stream().noneMatch(token::hasScope)) {
+      refused(token.clientId(), NO_ADMINISTRATION_SCOPE, address);
       return login(
           request,
           403,
@@ -150,6 +174,13 @@ public final class ConsoleResource {
           clientId);
     }
     ConsoleSession session = ConsoleSession.start(compact, token.expiresAt(), now, random);
+    audit.stored(
+        SIGN_IN,
+        token.clientId(),
+        token.clientId(),
+        "success",
+        address,
+        Map.of("expires_at", token.expiresAt().toString()));
     String context = ConsoleAuth.contextPath(request);
     return Response.seeOther(URI.create(context + ConsoleAuth.ROOT + "/"))
         .header(HttpHeaders.SET_COOKIE, cookies.set(session, context))
@@ -162,7 +193,16 @@ public final class ConsoleResource {
   @Path("logout")
   @AnyScopeOf({AdminAuth.ADMIN, AdminAuth.ACCOUNTS, AdminAuth.KEYS, AdminAuth.AUDIT_READ})
   public Response logout(@Context ContainerRequestContext request) {
-    ended.end(ConsoleAuth.session(request), clock.instant());
+    ConsoleSession session = ConsoleAuth.session(request);
+    ended.end(session, clock.instant());
+    AdminAuth.Caller caller = AdminAuth.caller(request);
+    audit.stored(
+        SIGN_OUT,
+        caller.token().clientId(),
+        caller.token().clientId(),
+        "success",
+        caller.remoteAddress(),
+        Map.of("expires_at", session.expiresAt().toString()));
     String context = ConsoleAuth.contextPath(request);
     return Response.seeOther(URI.create(context + ConsoleAuth.ROOT + "/login?ended"))
         .header(HttpHeaders.SET_COOKIE, cookies.clear(SessionCookies.SESSION, context))
@@ -182,6 +222,12 @@ public final class ConsoleResource {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A refused sign-in, in the trail and counted by the minute; never the secret. */
+  private void refused(String clientId, String outcome, String address) {
+    audit.refusedAndStored(
+        SIGN_IN_REFUSED, clientId, outcome.isEmpty() ? "server_error" : outcome, address, Map.of());
   }
 
   private Response login(

@@ -12,8 +12,8 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The geometry of the signing keys' timeline (issue 21), in pixels of an SVG {@code width} wide,
- * which {@code keys.jte} draws as it is. One row per key, oldest first:
+ * The geometry of the signing keys' timeline, in pixels of an SVG {@code width} wide, which {@code
+ * keys.jte} draws as it is. One row per key, oldest first:
  *
  * <ul>
  *   <li>{@code published}: from its creation until it signs ({@code active_from}), or until it

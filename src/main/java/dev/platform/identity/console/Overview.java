@@ -18,8 +18,8 @@ import java.util.Optional;
 
 /**
  * The console's first page: the accounts the caller reaches, counted by status, with the secrets
- * due for rotation or expired (issue 19); the key that signs now and when the next one takes over.
- * Each part through the API's own resource, shown only where the caller holds its scopes.
+ * due for rotation or expired; the key that signs now and when the next one takes over. Each part
+ * through the API's own resource, shown only where the caller holds its scopes.
  */
 final class Overview {
   /** A secret this close to its maximum age is due (as the metric and the alert count it). */
@@ -60,7 +60,7 @@ final class Overview {
     if (mayAccounts) {
       for (AccountJson account : accounts.list(null, request).items()) {
         byStatus.merge(account.status(), 1, Integer::sum);
-        // A private_key_jwt account (issue 22) has no secret to fall due.
+        // A private_key_jwt account has no secret to fall due.
         Optional<Instant> end =
             Optional.ofNullable(account.secretCreatedAt())
                 .flatMap(made -> secretMaxAge.map(Instant.parse(made)::plus));

@@ -25,7 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>A sealed value is {@code base64url(version || iv || ciphertext+tag)}; the cookie's name is the
  * associated data, so a value cannot be moved from one cookie to another.
  */
-public final class SessionKeys {
+final class SessionKeys {
   private static final byte VERSION = 1;
   private static final int IV_BYTES = 12;
   private static final int TAG_BITS = 128;
@@ -40,7 +40,7 @@ public final class SessionKeys {
    * @param keyEncryptionKey the current key-encryption key, which seals
    * @param previous earlier key-encryption keys, which only open
    */
-  public SessionKeys(SecretKey keyEncryptionKey, List<SecretKey> previous, SecureRandom random) {
+  SessionKeys(SecretKey keyEncryptionKey, List<SecretKey> previous, SecureRandom random) {
     this.current = derive(keyEncryptionKey);
     List<SecretKey> keys = new ArrayList<>();
     keys.add(current);

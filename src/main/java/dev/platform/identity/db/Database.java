@@ -1,9 +1,11 @@
 package dev.platform.identity.db;
 
+import dev.platform.identity.config.DataSourcePlaceholders;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.EntityTransaction;
 import jakarta.persistence.Persistence;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
@@ -19,14 +21,20 @@ import org.flywaydb.core.api.migration.JavaMigration;
  */
 public final class Database implements AutoCloseable {
   /** The container-managed DataSource (DESIGN "Shape"). */
-  public static final String DATA_SOURCE = "jdbc/identity";
+  static final String DATA_SOURCE = "jdbc/identity";
 
   private final DataSource dataSource;
+  private final DataSource guarded;
   private final Migrations migrations;
   private final EntityManagerFactory factory;
 
-  private Database(DataSource dataSource, Migrations migrations, EntityManagerFactory factory) {
+  private Database(
+      DataSource dataSource,
+      DataSource guarded,
+      Migrations migrations,
+      EntityManagerFactory factory) {
     this.dataSource = dataSource;
+    this.guarded = guarded;
     this.migrations = migrations;
     this.factory = factory;
   }
@@ -36,13 +44,21 @@ public final class Database implements AutoCloseable {
    * beside the scripts, and opens it.
    */
   public static Database fromJndi(JavaMigration... javaMigrations) {
+    return fromJndi(DatabaseGuard.unlimited(), javaMigrations);
+  }
+
+  /** The same, its work under {@code guard} once migrated. */
+  public static Database fromJndi(DatabaseGuard guard, JavaMigration... javaMigrations) {
+    DataSource dataSource;
     try {
-      return open(
-          (DataSource) new InitialContext().lookup("java:comp/env/" + DATA_SOURCE), javaMigrations);
+      dataSource = (DataSource) new InitialContext().lookup("java:comp/env/" + DATA_SOURCE);
     } catch (NamingException e) {
       throw new IllegalStateException(
           "java:comp/env/" + DATA_SOURCE + " is not bound: configure the DataSource", e);
     }
+    // Before the first connection, which would send an unresolved ${...} as the password.
+    DataSourcePlaceholders.check(DATA_SOURCE, dataSource);
+    return open(dataSource, guard, javaMigrations);
   }
 
   /**
@@ -52,16 +68,32 @@ public final class Database implements AutoCloseable {
    * gets the schema without their steps, which a later open with them completes.
    */
   public static Database open(DataSource dataSource, JavaMigration... javaMigrations) {
+    return open(dataSource, DatabaseGuard.unlimited(), javaMigrations);
+  }
+
+  /**
+   * The same, every unit of work after the migrations under {@code guard}: its connections counted
+   * against the bulkhead, its statements under the deadline, which EclipseLink also sets as every
+   * query's timeout. The migrations and the readiness probe use the DataSource itself: a start is
+   * not refused, and the probe is not a request.
+   */
+  public static Database open(
+      DataSource dataSource, DatabaseGuard guard, JavaMigration... javaMigrations) {
     reach(dataSource);
     Migrations migrations = Migrations.migrate(dataSource, javaMigrations);
-    Map<String, Object> properties =
-        Map.of(
-            PersistenceUnitProperties.NON_JTA_DATASOURCE,
-            dataSource,
-            PersistenceUnitProperties.SESSION_NAME,
-            "identity-" + UUID.randomUUID());
+    DataSource guarded = guard.guard(dataSource);
+    Map<String, Object> properties = new HashMap<>();
+    properties.put(PersistenceUnitProperties.NON_JTA_DATASOURCE, guarded);
+    properties.put(PersistenceUnitProperties.SESSION_NAME, "identity-" + UUID.randomUUID());
+    if (guard.timeoutSeconds() > 0) {
+      properties.put(
+          PersistenceUnitProperties.QUERY_TIMEOUT, Integer.toString(guard.timeoutSeconds() * 1000));
+    }
     return new Database(
-        dataSource, migrations, Persistence.createEntityManagerFactory("identity", properties));
+        dataSource,
+        guarded,
+        migrations,
+        Persistence.createEntityManagerFactory("identity", properties));
   }
 
   /**
@@ -122,9 +154,12 @@ public final class Database implements AutoCloseable {
     }
   }
 
-  /** The DataSource, for the parts that speak JDBC themselves (the rate-limit store). */
+  /**
+   * The DataSource, for the parts that speak JDBC themselves (the rate-limit store): under the
+   * guard, as EclipseLink's work is.
+   */
   public DataSource dataSource() {
-    return dataSource;
+    return guarded;
   }
 
   @Override

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * The database cannot be reached at start-up. The message names the JNDI resource and the URL the
  * DataSource reports (never its password), so an operator knows which setting to look at.
  */
-public final class DatabaseUnreachableException extends RuntimeException {
+final class DatabaseUnreachableException extends RuntimeException {
   /** A password written into a URL's query or properties, up to the next separator or quote. */
   private static final Pattern PASSWORD_IN_URL = Pattern.compile("(?i)(password=)[^&;'\")\\s]*");
 

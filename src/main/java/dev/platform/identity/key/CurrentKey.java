@@ -6,8 +6,8 @@ import java.security.Signature;
 
 /**
  * The key that signs now: the {@code kid} for the token header, the private key, decrypted once per
- * key-ring change (DESIGN decision 2) or a handle into a PKCS#11 token (issue 24), and the provider
- * that signs with it.
+ * key-ring change (DESIGN decision 2) or a handle into a PKCS#11 token, and the provider that signs
+ * with it.
  *
  * @param inToken whether the private key is in a PKCS#11 token
  */

@@ -21,9 +21,9 @@ import javax.crypto.spec.GCMParameterSpec;
  * JNDI, a random nonce per key and the kid as associated data, so the database alone never yields a
  * signing key and a sealed key cannot be moved to another kid.
  *
- * <p>Issue 19 §2: the key-encryption key can be rotated. New keys are sealed under the current one;
- * a stored key names the key it was sealed under by id, and opens under that one, current or one of
- * {@code identity/previousKeyEncryptionKeys} (decryption only), without trying each in turn.
+ * <p>The key-encryption key can be rotated. New keys are sealed under the current one; a stored key
+ * names the key it was sealed under by id, and opens under that one, current or one of {@code
+ * identity/previousKeyEncryptionKeys} (decryption only), without trying each in turn.
  */
 public final class KeyEncryption {
   private static final String TRANSFORMATION = "AES/GCM/NoPadding";

@@ -4,9 +4,9 @@ import dev.platform.identity.config.KeyId;
 import javax.crypto.SecretKey;
 
 /**
- * One key-encryption key with what a row needs of it (issue 19 §2): its id, which each row stores
- * so that the right key is chosen without trial decryption, and the MAC key derived from it, which
- * vouches for the rows it sealed.
+ * One key-encryption key with what a row needs of it: its id, which each row stores so that the
+ * right key is chosen without trial decryption, and the MAC key derived from it, which vouches for
+ * the rows it sealed.
  *
  * @param id its {@link KeyId}
  */

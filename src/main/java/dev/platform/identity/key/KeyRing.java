@@ -26,17 +26,15 @@ public final class KeyRing {
   /** SPEC 8: clients cache the public keys for at most an hour. */
   static final Duration MAX_CACHE_TIME = Duration.ofHours(1);
 
-  /** What the readiness check says when the token of the current key fails (issue 24). */
-  public static final String HSM_UNAVAILABLE = "HSM token unavailable; restart required";
+  /** What the readiness check says when the token of the current key fails. */
+  static final String HSM_UNAVAILABLE = "HSM token unavailable; restart required";
 
-  /**
-   * What it says when the token does not hold the current key: the rotation replaces it (issue 24).
-   */
-  public static final String KEY_NOT_IN_TOKEN =
+  /** What it says when the token does not hold the current key: the rotation replaces it. */
+  static final String KEY_NOT_IN_TOKEN =
       "HSM token does not hold the current signing key; a new key replaces it";
 
   /** What it says when no key signs for another reason. */
-  public static final String NO_KEY = "no signing key signs now";
+  static final String NO_KEY = "no signing key signs now";
 
   private static final Logger LOG = Logger.getLogger(KeyRing.class.getName());
   private static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
@@ -59,7 +57,7 @@ public final class KeyRing {
     this(keys, PrivateKeys.inDatabase(encryption), schedule, clock);
   }
 
-  /** A ring that opens each key where {@code privateKeys} say it is (issue 24). */
+  /** A ring that opens each key where {@code privateKeys} say it is. */
   public KeyRing(SigningKeys keys, PrivateKeys privateKeys, KeySchedule schedule, Clock clock) {
     this.keys = keys;
     this.privateKeys = privateKeys;
@@ -90,10 +88,7 @@ public final class KeyRing {
     refreshedAt = clock.instant();
   }
 
-  /**
-   * Issue 20: the ring as /metrics shows it, from memory (no database); all empty before the first
-   * load.
-   */
+  /** The ring as /metrics shows it, from memory (no database); all empty before the first load. */
   public KeyRingState state() {
     Instant now = clock.instant();
     if (snapshot.get() == null) {
@@ -118,7 +113,7 @@ public final class KeyRing {
   }
 
   /**
-   * Issue 19 §2: how many stored keys (any state, refused ones included) were sealed under another
+   * How many stored keys (any state, refused ones included) were sealed under another
    * key-encryption key than this node's current one, as of the last refresh. When it is 0 on every
    * node, no row needs the previous key any more.
    */
@@ -144,8 +139,8 @@ public final class KeyRing {
   }
 
   /**
-   * Issue 24: the kid of the key that should sign now when its token did not give its private half
-   * at the last computation of the ring (it is tried again at each refresh).
+   * The kid of the key that should sign now when its token did not give its private half at the
+   * last computation of the ring (it is tried again at each refresh).
    */
   Optional<String> unopenedKey() {
     return snapshotAt(clock.instant()).unopened();
@@ -166,10 +161,10 @@ public final class KeyRing {
   }
 
   /**
-   * Issue 24: why the current key cannot sign, found by signing a fixed message with it (at most
-   * once a second; readiness checks are unauthenticated); empty when it signs. A key in a PKCS#11
-   * token whose token went away says a restart is required: SunPKCS11 never initialises its module
-   * again in a running JVM.
+   * Why the current key cannot sign, found by signing a fixed message with it (at most once a
+   * second; readiness checks are unauthenticated); empty when it signs. A key in a PKCS#11 token
+   * whose token went away says a restart is required: SunPKCS11 never initialises its module again
+   * in a running JVM.
    */
   public Optional<String> signingProblem() {
     synchronized (probeLock) { // callers at once wait for one signature, then share its answer

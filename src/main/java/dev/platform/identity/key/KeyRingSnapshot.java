@@ -84,7 +84,7 @@ final class KeyRingSnapshot {
         try {
           current = privateKeys.open(key);
         } catch (IllegalStateException e) {
-          // Issue 24: the public keys are served still; nothing signs until the key opens, or
+          // The public keys are served still; nothing signs until the key opens, or
           // KeyRotation replaces it.
           LOG.warning("No key signs on this node: " + e.getMessage());
           unopened = key.kid();
@@ -136,7 +136,7 @@ final class KeyRingSnapshot {
     return Optional.ofNullable(current);
   }
 
-  /** The key that should sign now, when its token did not give its private half (issue 24). */
+  /** The key that should sign now, when its token did not give its private half. */
   Optional<String> unopened() {
     return Optional.ofNullable(unopened);
   }

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Issue 20: the key ring at one moment, for /metrics. Each duration is in seconds, NaN when the
- * moment it is measured from or to does not exist.
+ * The key ring at one moment, for /metrics. Each duration is in seconds, NaN when the moment it is
+ * measured from or to does not exist.
  *
  * @param now when it was read
  * @param listed how many keys the published list holds

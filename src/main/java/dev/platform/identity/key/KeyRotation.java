@@ -39,6 +39,15 @@ public final class KeyRotation implements AutoCloseable {
   /** The clock difference between nodes that {@link #tokenGrace()} allows for. */
   static final Duration TOKEN_GRACE_SKEW = Duration.ofSeconds(5);
 
+  /**
+   * How long a key another node made may be missing from this node's view of the token before it is
+   * taken for lost and replaced. A module's view of objects another process made can lag
+   * (SoftHSM2's file store rereads a token when it notices the change; an HSM cluster replicates
+   * between its partitions), and a node that replaced a key the moment it missed it would rotate a
+   * key every other node signs with.
+   */
+  static final Duration LOST_KEY_GRACE = Duration.ofSeconds(30);
+
   /** Rows deleted per check at most, so a large backlog cannot stall one refresh. */
   static final int PRUNE_BATCH = 100;
 
@@ -56,27 +65,17 @@ public final class KeyRotation implements AutoCloseable {
   private ScheduledFuture<?> refresh;
   private final AtomicLong refreshFailures = new AtomicLong();
 
-  /** A rotation whose keys are all made and kept in the database, sealed by {@code encryption}. */
-  public KeyRotation(
-      SigningKeys keys,
-      KeyRing ring,
-      KeyEncryption encryption,
-      Settings settings,
-      Clock clock,
-      SecureRandom random,
-      ScheduledExecutorService scheduler) {
-    this(keys, ring, PrivateKeys.inDatabase(encryption), settings, clock, random, scheduler);
-  }
-
   /**
-   * @param privateKeys where new keys are made, and old ones deleted from a token (issue 24)
+   * Built by {@link KeyNode#of}, beside the ring it refreshes.
+   *
+   * @param privateKeys where new keys are made, and old ones deleted from a token
    * @param scheduler the daemon scheduler that runs the refresh; its owner shuts it down
    */
-  public KeyRotation(
+  KeyRotation(
       SigningKeys keys,
       KeyRing ring,
       PrivateKeys privateKeys,
-      Settings settings,
+      Settings.Keys settings,
       Clock clock,
       SecureRandom random,
       ScheduledExecutorService scheduler) {
@@ -84,9 +83,9 @@ public final class KeyRotation implements AutoCloseable {
     this.ring = ring;
     this.privateKeys = privateKeys;
     this.encryption = privateKeys.encryption();
-    this.schedule = settings.keySchedule();
-    this.keySize = settings.signingKeySize();
-    this.maxPublishedKeys = settings.maxPublishedKeys();
+    this.schedule = settings.schedule();
+    this.keySize = settings.size();
+    this.maxPublishedKeys = settings.maxPublished();
     this.clock = clock;
     this.system = AuditEvent.Source.system(clock);
     this.random = random;
@@ -112,7 +111,7 @@ public final class KeyRotation implements AutoCloseable {
     }
   }
 
-  /** Issue 20: how many scheduled refreshes have failed since this node started. */
+  /** How many scheduled refreshes have failed since this node started. */
   public long refreshFailures() {
     return refreshFailures.get();
   }
@@ -129,15 +128,15 @@ public final class KeyRotation implements AutoCloseable {
   /**
    * The scheduled step: reloads the ring, re-encrypts the keys sealed under a previous
    * key-encryption key ({@link #reseal}), then creates the first key or the next one if it is due,
-   * deletes the keys out of the list from the token (issue 24) and deletes some keys long out of
-   * the list from the database. Never refused by {@code maxPublishedKeys}: the schedule lists at
-   * most two keys of its own, and operators' rotations leave it a place.
+   * deletes the keys out of the list from the token and deletes some keys long out of the list from
+   * the database. Never refused by {@code maxPublishedKeys}: the schedule lists at most two keys of
+   * its own, and operators' rotations leave it a place.
    *
    * @return whether this node created a key
    */
   public boolean rotateIfDue() {
     ring.refresh();
-    ring.unopenedKey().ifPresent(this::replaceUnopened);
+    ring.unopenedKey().filter(this::isLost).ifPresent(this::replaceUnopened);
     if (reseal(ring.rows()) > 0) {
       ring.refresh();
     }
@@ -150,9 +149,17 @@ public final class KeyRotation implements AutoCloseable {
     return created;
   }
 
+  /** Whether the unopened key {@code kid} was made longer than {@link #LOST_KEY_GRACE} ago. */
+  private boolean isLost(String kid) {
+    Instant now = now();
+    return ring.rows().stream()
+        .filter(key -> key.kid().equals(kid))
+        .anyMatch(key -> !now.isBefore(key.createdAt().plus(LOST_KEY_GRACE)));
+  }
+
   /**
-   * Issue 24: the key that should sign now is not in its token (the token was reset, restored from
-   * an older backup, or its object deleted by hand), so nothing can sign, not even the token of an
+   * The key that should sign now is not in its token (the token was reset, restored from an older
+   * backup, or its object deleted by hand), so nothing can sign, not even the token of an
    * administrator who would rotate it. A new key signs at once instead, as an immediate rotation
    * would make it; the lost key stays listed for the retention, so the tokens it signed still
    * verify. Under the lock, and only while that key is still the one that should sign: the nodes
@@ -187,10 +194,10 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   /**
-   * Issue 19 §2: seals each of {@code rows} that is not under the current key-encryption key anew
-   * under it, one compare-and-set each; a row another node changed first is left to it. A node
-   * still on the old current key during a rolling change does the same the other way round, which
-   * keeps the count of such rows above 0 until every node has the new current key.
+   * Seals each of {@code rows} that is not under the current key-encryption key anew under it, one
+   * compare-and-set each; a row another node changed first is left to it. A node still on the old
+   * current key during a rolling change does the same the other way round, which keeps the count of
+   * such rows above 0 until every node has the new current key.
    *
    * @return how many rows this node re-encrypted
    */
@@ -224,9 +231,9 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   /**
-   * Issue 24: how long after a key leaves the list its private half stays in the token. A key
-   * revoked on one node signs on the others until their next refresh; two refreshes and a few
-   * seconds of clock difference between nodes cover that.
+   * How long after a key leaves the list its private half stays in the token. A key revoked on one
+   * node signs on the others until their next refresh; two refreshes and a few seconds of clock
+   * difference between nodes cover that.
    */
   private Duration tokenGrace() {
     return schedule.refresh().multipliedBy(2).plus(TOKEN_GRACE_SKEW);
@@ -314,6 +321,10 @@ public final class KeyRotation implements AutoCloseable {
    * {@code key.rotate} or {@code key.rotate.immediate}, in the transaction that adds it.
    */
   public SigningKey rotate(boolean immediate, AuditEvent.Source operator) {
+    // Refused before a key is made, so a refusal costs a read, not an RSA key; the
+    // check under the lock below still decides.
+    List<SigningKey> stored = keys.all();
+    checkRoomFor(stored, latest(now(), newestCreation(stored)));
     SigningKey key =
         successor(
             immediate,
@@ -439,7 +450,7 @@ public final class KeyRotation implements AutoCloseable {
   /**
    * Under the lock, from the keys as stored now. {@code now} is read here, after the lock, and
    * never earlier than a stored key's creation: a key that another rotation made sign at once is
-   * then current, never taken for pending and withdrawn after it signed (issue 26).
+   * then current, never taken for pending and withdrawn after it signed.
    */
   private SigningKey successor(
       List<SigningKey> stored, KeyMaterial material, boolean immediate, String revoked) {
@@ -474,9 +485,9 @@ public final class KeyRotation implements AutoCloseable {
   }
 
   /**
-   * Issue 26: each immediate rotation keeps the old key listed for the retention, so a burst of
-   * them grew the list past what verifiers accept. A rotation withdraws the pending keys and adds
-   * one; one place below the cap stays free for the schedule's next key, which is never refused.
+   * Each immediate rotation keeps the old key listed for the retention, so a burst of them grew the
+   * list past what verifiers accept. A rotation withdraws the pending keys and adds one; one place
+   * below the cap stays free for the schedule's next key, which is never refused.
    */
   private void checkRoomFor(List<SigningKey> stored, Instant now) {
     List<SigningKey> listed = stored.stream().filter(key -> key.isListedAt(now)).toList();

@@ -16,8 +16,8 @@ import java.time.OffsetDateTime;
  * Only {@code schedule_slot} is left out: it says which node may create the successor, and changes
  * whenever a key is revoked or retired, but it never makes a key listed or signing.
  *
- * <p>Issue 24: a key in a PKCS#11 token has no private key text (null) and its {@code home}. The
- * encoding of a database key is what it was before, so the MACs of existing rows still hold.
+ * <p>A key in a PKCS#11 token has no private key text (null) and its {@code home}. The encoding of
+ * a database key is what it was before, so the MACs of existing rows still hold.
  */
 record KeyRow(
     String kid,

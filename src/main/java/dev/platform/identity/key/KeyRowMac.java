@@ -11,10 +11,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The integrity of the signing-key rows: HMAC-SHA-256 of a row's {@link KeyRow} columns under a key
- * derived from the key-encryption key, the one the row's {@code kek_id} names (issue 19 §2). The
- * private key's AES-GCM tag proves only that the private half was sealed for its kid; the public
- * key and the schedule are read from the row as they stand, so without this anyone able to write to
- * the database could list a public key of their own and have every verifier accept the tokens they
+ * derived from the key-encryption key, the one the row's {@code kek_id} names. The private key's
+ * AES-GCM tag proves only that the private half was sealed for its kid; the public key and the
+ * schedule are read from the row as they stand, so without this anyone able to write to the
+ * database could list a public key of their own and have every verifier accept the tokens they
  * sign, or keep an old key listed. The MAC is deterministic, so every node with the same
  * key-encryption key computes the same one. (A MAC rather than more GCM associated data: the
  * schedule changes after creation, and checking it would then mean decrypting every private key on

@@ -16,8 +16,8 @@ import java.time.Instant;
  * @param keyEncryptionKeyId the id of the key-encryption key its private key is sealed under (issue
  *     19 §2): its {@link dev.platform.identity.config.KeyId}, not secret; for a key in a token, the
  *     one whose MAC key vouches for its row
- * @param privateKeyHome where the private key is (issue 24): {@code database}, sealed in its row,
- *     or {@code pkcs11}, inside the configured token
+ * @param privateKeyHome where the private key is: {@code database}, sealed in its row, or {@code
+ *     pkcs11}, inside the configured token
  */
 public record KeyStatus(
     String kid,

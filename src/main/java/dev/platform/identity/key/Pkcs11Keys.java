@@ -26,10 +26,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 /**
- * Issue 24: signing keys inside a PKCS#11 token, through the JDK's SunPKCS11 provider, configured
- * from the settings at start (no file) and never installed globally. A key is generated in the
- * token (token object, sensitive, not extractable; its public half a session object, copied to the
- * row) and stored in the provider's KeyStore under its kid: {@code CKA_ID} is the kid, and a {@link
+ * Signing keys inside a PKCS#11 token, through the JDK's SunPKCS11 provider, configured from the
+ * settings at start (no file) and never installed globally. A key is generated in the token (token
+ * object, sensitive, not extractable; its public half a session object, copied to the row) and
+ * stored in the provider's KeyStore under its kid: {@code CKA_ID} is the kid, and a {@link
  * SelfSignedCertificate} labelled with the kid stands beside it, without which that KeyStore
  * neither stores nor lists a private key. Any node that opens the token finds it by kid.
  *
@@ -267,7 +267,7 @@ final class Pkcs11Keys {
       Method getInstance =
           pkcs11.getMethod("getInstance", String.class, String.class, initArgs, boolean.class);
       // As SunPKCS11 initialises the module: with the OS's locking, so the JDK shares a module
-      // that threads call at once, not one behind a lock of its own (issue 24: no serialised path).
+      // that threads call at once, not one behind a lock of its own (no serialised path).
       Object args = initArgs.getConstructor().newInstance();
       initArgs.getField("flags").setLong(args, OS_LOCKING_OK);
       Object module = getInstance.invoke(null, library, "C_GetFunctionList", args, false);

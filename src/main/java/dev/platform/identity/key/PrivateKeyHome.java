@@ -1,9 +1,6 @@
 package dev.platform.identity.key;
 
-/**
- * Where a signing key's private half lives (issue 24), as the {@code private_key_home} column names
- * it.
- */
+/** Where a signing key's private half lives, as the {@code private_key_home} column names it. */
 enum PrivateKeyHome {
   /** Sealed under the key-encryption key in the row itself (DESIGN decision 5). */
   DATABASE("database"),

@@ -13,10 +13,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Where the private halves of the signing keys live (issue 24): sealed in their rows under the
- * key-encryption key, or inside a PKCS#11 token. New keys are made where {@code identity/keyStore}
- * says; a stored key is opened where its row says it is, so keys made before a change of that
- * setting keep signing until they retire, and the change needs no outage.
+ * Where the private halves of the signing keys live: sealed in their rows under the key-encryption
+ * key, or inside a PKCS#11 token. New keys are made where {@code identity/keyStore} says; a stored
+ * key is opened where its row says it is, so keys made before a change of that setting keep signing
+ * until they retire, and the change needs no outage.
  */
 public final class PrivateKeys {
   private static final Logger LOG = Logger.getLogger(PrivateKeys.class.getName());
@@ -32,7 +32,7 @@ public final class PrivateKeys {
   }
 
   /** Every key in the database, sealed by {@code encryption}: no token. */
-  public static PrivateKeys inDatabase(KeyEncryption encryption) {
+  static PrivateKeys inDatabase(KeyEncryption encryption) {
     return new PrivateKeys(encryption, Settings.KeyStore.DATABASE, null);
   }
 
@@ -42,17 +42,17 @@ public final class PrivateKeys {
    * @throws dev.platform.identity.config.InvalidSettingException naming the token's setting that is
    *     wrong
    */
-  public static PrivateKeys of(Settings settings, KeyEncryption encryption, Clock clock) {
+  public static PrivateKeys of(Settings.Keys settings, KeyEncryption encryption, Clock clock) {
     Pkcs11Keys token = settings.pkcs11().map(pkcs11 -> Pkcs11Keys.open(pkcs11, clock)).orElse(null);
     LOG.info(
         "New signing keys are made "
-            + (settings.keyStore() == Settings.KeyStore.PKCS11
+            + (settings.store() == Settings.KeyStore.PKCS11
                 ? "inside the PKCS#11 token in " + token.token()
                 : "in this JVM and sealed in the database under the key-encryption key")
             + " (identity/keyStore = "
-            + settings.keyStore().name().toLowerCase(Locale.ROOT)
+            + settings.store().name().toLowerCase(Locale.ROOT)
             + ")");
-    return new PrivateKeys(encryption, settings.keyStore(), token);
+    return new PrivateKeys(encryption, settings.store(), token);
   }
 
   KeyEncryption encryption() {
@@ -97,12 +97,12 @@ public final class PrivateKeys {
   }
 
   /**
-   * Issue 24: deletes from the token every key of {@code rows} in it that left the published list
-   * (revoked, expired, or withdrawn before it signed) before {@code now} less {@code grace}, each
-   * at most once per node. The grace covers the nodes that still sign with a key revoked elsewhere
-   * until their next refresh. A key not yet published here has not left the list: on a node whose
-   * clock is behind, it is one another node has just made. A failure is logged and tried on the
-   * next refresh.
+   * Deletes from the token every key of {@code rows} in it that left the published list (revoked,
+   * expired, or withdrawn before it signed) before {@code now} less {@code grace}, each at most
+   * once per node. The grace covers the nodes that still sign with a key revoked elsewhere until
+   * their next refresh. A key not yet published here has not left the list: on a node whose clock
+   * is behind, it is one another node has just made. A failure is logged and tried on the next
+   * refresh.
    *
    * @return how many keys were deleted from the token
    */

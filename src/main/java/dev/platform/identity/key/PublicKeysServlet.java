@@ -1,11 +1,13 @@
 package dev.platform.identity.key;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.identity.http.ErrorBody;
 import dev.platform.identity.key.KeyRing.Cached;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * SPEC 4.2 {@code GET /api/public-keys}: every published key, the body serialized once per key-ring
@@ -14,8 +16,7 @@ import java.nio.charset.StandardCharsets;
  * {@code /api/public-keys/{keyId}} stays with {@link PublicKeysResource}.
  */
 public final class PublicKeysServlet extends HttpServlet {
-  private static final byte[] ONLY_GET =
-      "{\"error\":\"The public key list accepts only GET\"}".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] ONLY_GET = onlyGet();
 
   private final transient KeyRing ring;
 
@@ -36,6 +37,15 @@ public final class PublicKeysServlet extends HttpServlet {
     Cached<byte[]> published = ring.published();
     response.setHeader("Cache-Control", PublicKeysResource.cacheControl(published));
     write(response, published.body()); // Tomcat sends no body to HEAD
+  }
+
+  private static byte[] onlyGet() {
+    try {
+      return new ObjectMapper()
+          .writeValueAsBytes(new ErrorBody("The public key list accepts only GET"));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private static void write(HttpServletResponse response, byte[] body) throws IOException {

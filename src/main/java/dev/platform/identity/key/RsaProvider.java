@@ -1,8 +1,7 @@
 package dev.platform.identity.key;
 
-import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
-import com.amazon.corretto.crypto.provider.SelfTestStatus;
 import dev.platform.identity.config.Settings.RsaEngine;
+import dev.platform.identity.jose.Providers;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Provider;
@@ -12,10 +11,10 @@ import java.util.logging.Logger;
 
 /**
  * The JCA provider that makes the RSA signatures: Amazon Corretto Crypto Provider (AWS-LC) where
- * its native library loads, else the JDK's. Never installed globally: the private key is imported
- * through this provider's own {@code KeyFactory} once per key-ring change (ACCP re-imports a
- * foreign key object on every signature), and the token issuer signs with this provider's {@link
- * #rs256} engine.
+ * its native library loads, else the JDK's ({@link Providers}, the choice the verifier makes too).
+ * Never installed globally: the private key is imported through this provider's own {@code
+ * KeyFactory} once per key-ring change (ACCP re-imports a foreign key object on every signature),
+ * and the token issuer signs with this provider's {@link #rs256} engine.
  */
 public final class RsaProvider {
   private static final Logger LOG = Logger.getLogger(RsaProvider.class.getName());
@@ -27,11 +26,11 @@ public final class RsaProvider {
   }
 
   /** The JDK's provider. */
-  public static RsaProvider jdk() {
+  static RsaProvider jdk() {
     return new RsaProvider(null);
   }
 
-  /** Issue 24: {@code provider}, which holds its own keys (a PKCS#11 token's). */
+  /** {@code provider}, which holds its own keys (a PKCS#11 token's). */
   static RsaProvider of(Provider provider) {
     return new RsaProvider(provider);
   }
@@ -42,34 +41,14 @@ public final class RsaProvider {
       LOG.info("RSA signatures: the JDK's provider (identity/rsaProvider = jdk)");
       return jdk();
     }
-    try {
-      AmazonCorrettoCryptoProvider accp = AmazonCorrettoCryptoProvider.INSTANCE;
-      Throwable error = accp.getLoadingError();
-      if (error == null) {
-        return selfTested(accp);
-      }
-      LOG.warning("RSA signatures: the JDK's provider; ACCP cannot load here: " + error);
-    } catch (LinkageError e) {
-      LOG.warning("RSA signatures: the JDK's provider; ACCP cannot load here: " + e);
-    }
-    return jdk();
-  }
-
-  /**
-   * ACCP's constructor hands its self-tests to the common {@code ForkJoinPool}, to run later. When
-   * the start then fails (a wrong key-encryption key is found moments after), the container closes
-   * the WAR's class loader while they run, and the HMAC tests, which read their vectors from ACCP's
-   * jar in the WAR, log "HmacSHA256 failed self-test" on the pool's thread. Run here, on this
-   * thread, they are done before anything can fail, and the queued run finds them done.
-   */
-  private static RsaProvider selfTested(AmazonCorrettoCryptoProvider accp) {
-    SelfTestStatus status = accp.runSelfTests();
-    if (status != SelfTestStatus.PASSED) {
-      LOG.warning("RSA signatures: the JDK's provider; ACCP's self-tests say " + status);
-      return jdk();
-    }
-    LOG.info("RSA signatures: " + accp.getName() + " " + accp.getVersionStr() + " (AWS-LC)");
-    return new RsaProvider(accp);
+    return Providers.accp(problem -> LOG.warning("RSA signatures: the JDK's provider; " + problem))
+        .map(
+            accp -> {
+              LOG.info(
+                  "RSA signatures: " + accp.getName() + " " + accp.getVersionStr() + " (AWS-LC)");
+              return new RsaProvider(accp);
+            })
+        .orElseGet(RsaProvider::jdk);
   }
 
   /** The provider itself; the JDK's is {@code SunRsaSign}, which verifies RS256. */
@@ -85,7 +64,7 @@ public final class RsaProvider {
   /**
    * A new RS256 signature engine (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256) of this provider.
    */
-  public Signature rs256() throws GeneralSecurityException {
+  Signature rs256() throws GeneralSecurityException {
     return provider == null
         ? Signature.getInstance("SHA256withRSA")
         : Signature.getInstance("SHA256withRSA", provider);

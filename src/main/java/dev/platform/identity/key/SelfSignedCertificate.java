@@ -16,10 +16,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 
 /**
- * Issue 24: the certificate the JDK's PKCS#11 KeyStore needs beside a private key before it stores
- * (and later lists) it. Nothing reads it but that KeyStore: an X.509 v1 certificate (RFC 5280 §4.1)
- * with the kid as subject and issuer common name, signed inside the token by the key itself. About
- * fifty lines of DER, rather than BouncyCastle's 10.5 MB of jars for this one structure.
+ * The certificate the JDK's PKCS#11 KeyStore needs beside a private key before it stores (and later
+ * lists) it. Nothing reads it but that KeyStore: an X.509 v1 certificate (RFC 5280 §4.1) with the
+ * kid as subject and issuer common name, signed inside the token by the key itself. About fifty
+ * lines of DER, rather than BouncyCastle's 10.5 MB of jars for this one structure.
  */
 final class SelfSignedCertificate {
   /** sha256WithRSAEncryption (RFC 4055 §5) with its NULL parameters. */

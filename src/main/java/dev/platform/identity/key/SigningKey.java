@@ -22,8 +22,8 @@ import java.util.Optional;
 /**
  * An RSA signing key and its schedule (DESIGN decision 4): listed from {@code publishedAt}, signing
  * from {@code activeFrom} until a later key starts, listed until {@code expiresAt}. The private key
- * is stored only encrypted (DESIGN decision 5), or not at all when it lives in a PKCS#11 token
- * (issue 24). Never in the shared cache: the key ring is the cache.
+ * is stored only encrypted (DESIGN decision 5), or not at all when it lives in a PKCS#11 token .
+ * Never in the shared cache: the key ring is the cache.
  */
 @Entity
 @Table(name = "signing_key")
@@ -255,7 +255,7 @@ public class SigningKey {
 
   /**
    * The public key, decoded from its stored X.509 form once per loaded row: {@code BearerVerifier}
-   * asks for it on every administration, console and metrics request, cache hit or not (issue 23).
+   * asks for it on every administration, console and metrics request, cache hit or not.
    */
   RSAPublicKey rsaPublicKey() {
     RSAPublicKey decoded = rsaPublicKey;

@@ -3,6 +3,7 @@ package dev.platform.identity.key;
 import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.db.LockRow;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import java.util.Base64;
@@ -18,11 +19,18 @@ import java.util.logging.Logger;
  * The stored signing keys. Every read goes to the database; the key ring is the cache. A row whose
  * MAC ({@link KeyRowMac}) does not hold is refused: never listed, never signed with, never changed
  * (a change would compute a fresh MAC and so vouch for it), and named once in a SEVERE log line.
- * Each row's MAC is under the key-encryption key its {@code kek_id} names (issue 19 §2), so during
- * a rotation of that key every node trusts rows under the old and the new one alike.
+ * Each row's MAC is under the key-encryption key its {@code kek_id} names, so during a rotation of
+ * that key every node trusts rows under the old and the new one alike.
  */
 public final class SigningKeys {
   private static final Logger LOG = Logger.getLogger(SigningKeys.class.getName());
+
+  /**
+   * Operators' key changes take this row (V7), not the signing_key rows themselves: those would not
+   * stop a second rotation from reading them (plain reads do not wait), nor cover the row it
+   * inserts.
+   */
+  private static final LockRow LOCK = new LockRow("signing_key_lock");
 
   private final Database database;
   private final KeyEncryption encryption;
@@ -78,7 +86,7 @@ public final class SigningKeys {
           database.write(
               em -> {
                 if (lock) {
-                  lock(em);
+                  LOCK.take(em);
                 }
                 List<SigningKey> stored = trusted(em, LockModeType.PESSIMISTIC_WRITE);
                 added[0] = change.apply(stored);
@@ -107,7 +115,7 @@ public final class SigningKeys {
   Optional<SigningKey> changeInTurn(String kid, Consumer<SigningKey> change, AuditEvent event) {
     return database.write(
         em -> {
-          lock(em); // operators' key changes one after another, on every node
+          LOCK.take(em); // operators' key changes one after another, on every node
           SigningKey key = em.find(SigningKey.class, kid, LockModeType.PESSIMISTIC_WRITE);
           if (key == null || !isTrusted(key)) {
             return Optional.empty();
@@ -129,16 +137,16 @@ public final class SigningKeys {
   }
 
   /**
-   * Issue 19 §2: re-encrypts the private key of {@code key}, a trusted row as read before, under
-   * the current key-encryption key, and writes it with one compare-and-set on the whole row: its
-   * kid, its {@code kek_id} and its MAC as read (the MAC covers every other column that matters),
-   * so neither another node's re-encryption nor a concurrent revocation or expiry is overwritten.
+   * Re-encrypts the private key of {@code key}, a trusted row as read before, under the current
+   * key-encryption key, and writes it with one compare-and-set on the whole row: its kid, its
+   * {@code kek_id} and its MAC as read (the MAC covers every other column that matters), so neither
+   * another node's re-encryption nor a concurrent revocation or expiry is overwritten.
    *
    * @return whether this call wrote it; false when the row changed (or went) since it was read
    */
   boolean reseal(SigningKey key, AuditEvent event) {
     KeyEncryptionKey current = encryption.current();
-    // Issue 24: a key in a token has no private bytes here; only its MAC moves to the current key.
+    // A key in a token has no private bytes here; only its MAC moves to the current key.
     SealedKey sealed =
         key.home() == PrivateKeyHome.DATABASE
             ? encryption.reseal(key.kid(), key.sealedPrivateKey())
@@ -186,15 +194,6 @@ public final class SigningKeys {
   /** The MAC key of the key-encryption key that sealed {@code key}. */
   private KeyRowMac macOf(SigningKey key) {
     return encryption.named(key.kekId(), key.kid()).mac();
-  }
-
-  /**
-   * SELECT ... FOR UPDATE on the one lock row, held until the transaction ends: the same on H2 and
-   * PostgreSQL. A lock on the signing_key rows themselves would not stop a second rotation from
-   * reading them (plain reads do not wait), nor cover the row it inserts.
-   */
-  private static void lock(EntityManager em) {
-    em.createNativeQuery("select id from signing_key_lock where id = 1 for update").getResultList();
   }
 
   /**

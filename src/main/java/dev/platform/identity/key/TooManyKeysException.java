@@ -3,8 +3,8 @@ package dev.platform.identity.key;
 import java.time.Instant;
 
 /**
- * An operator's rotation refused: the published list would pass {@code identity/maxPublishedKeys}
- * (issue 26). The message says how many keys are listed and when the first of them leaves.
+ * An operator's rotation refused: the published list would pass {@code identity/maxPublishedKeys} .
+ * The message says how many keys are listed and when the first of them leaves.
  */
 public final class TooManyKeysException extends RuntimeException {
   TooManyKeysException(int listed, int max, Instant firstLeaves) {

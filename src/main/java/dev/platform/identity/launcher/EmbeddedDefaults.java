@@ -34,6 +34,13 @@ final class EmbeddedDefaults implements LifecycleListener {
       naming.addResource(h2(data.resolve("identity")));
     }
     environment(naming, "identity/issuer", options.issuer());
+    // One address may hold all the request threads but two.
+    environment(
+        naming,
+        "identity/requestThreadsPerAddress",
+        Integer.toString(Math.max(1, options.threads() - 2)));
+    environment(
+        naming, "identity/databaseConcurrency", Integer.toString(databaseConcurrency(options)));
     if (unset(naming, "identity/keyEncryptionKey", "identity/keyEncryptionKeyFile")) {
       environment(
           naming,
@@ -46,6 +53,14 @@ final class EmbeddedDefaults implements LifecycleListener {
           "identity/secretPepper",
           LocalSecrets.readOrGenerate(data.resolve("secret-pepper"), "client-secret pepper"));
     }
+  }
+
+  /**
+   * Three quarters of the request threads may wait on the database, so that a quarter (at least 2
+   * of the default 8) always remains for the key list, discovery and health.
+   */
+  static int databaseConcurrency(Options options) {
+    return Math.max(1, options.threads() * 3 / 4);
   }
 
   /** Neither form of a secret is in the context file: a file form set there wins. */
@@ -67,7 +82,10 @@ final class EmbeddedDefaults implements LifecycleListener {
     naming.addEnvironment(entry);
   }
 
-  /** H2 in file mode; WRITE_DELAY=0 so a commit is on disk before the response leaves. */
+  /**
+   * H2 in file mode; WRITE_DELAY=0 so a commit is on disk before the response leaves. A pool wait
+   * of a second at most.
+   */
   private static ContextResource h2(Path database) {
     ContextResource resource = new ContextResource();
     resource.setName("jdbc/identity");
@@ -79,7 +97,8 @@ final class EmbeddedDefaults implements LifecycleListener {
     resource.setProperty("username", "sa");
     resource.setProperty("password", "");
     resource.setProperty("maxTotal", "20");
-    resource.setProperty("maxWaitMillis", "5000");
+    // The bulkhead keeps the service below maxTotal, so a wait is short or a fault.
+    resource.setProperty("maxWaitMillis", "1000");
     resource.setCloseMethod("close");
     return resource;
   }

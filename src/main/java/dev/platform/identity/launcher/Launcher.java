@@ -27,6 +27,10 @@ public final class Launcher {
   private Launcher() {}
 
   public static void main(String[] args) throws Exception {
+    if (Options.asksForHelp(args)) {
+      System.out.print(Options.HELP);
+      return;
+    }
     Options options;
     try {
       options = Options.parse(args, defaultWar());
@@ -68,14 +72,19 @@ public final class Launcher {
     tomcat.setPort(options.port());
     Connector connector = tomcat.getConnector();
     connector.setProperty("address", options.bind());
-    // Backends keep one connection and send token requests over it; Tomcat's default closes it
-    // after 100 requests, which costs a new TCP connection every hundredth token.
-    connector.setProperty("maxKeepAliveRequests", "-1");
+    // At most 100 requests on one connection (Tomcat's default). A client that pipelines
+    // requests and reads no answer gets at most 100 answers written to it, about 120 KB of key
+    // lists, which the socket's buffers take without the thread waiting; a backend that keeps its
+    // connection opens a new one every hundredth token, which costs far less than the signature.
+    connector.setProperty("maxKeepAliveRequests", "100");
+    // "100 Continue" only once the service reads the body: a body the front door refuses unread
+    // is never invited (Tomcat's default sends it before the service has looked).
+    connector.setProperty("continueResponseTiming", "onRead");
     connector.setProperty("maxThreads", Integer.toString(options.threads()));
     // A client gets 5 s for its request line and headers, and for each read of a body that is read
     // blocking (the token body is read non-blocking, with its own deadline); an idle kept-alive
     // connection is closed after 20 s. Tomcat's defaults (60 s, and keep-alive equal to it) let a
-    // few slow clients hold connections for a minute each (issue 26).
+    // few slow clients hold connections for a minute each.
     connector.setProperty("connectionTimeout", "5000");
     connector.setProperty("keepAliveTimeout", "20000");
     // A body that an endpoint answered without reading (a 401, a 405, a GET with a body) is not

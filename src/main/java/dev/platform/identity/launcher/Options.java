@@ -12,11 +12,41 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
       "usage: java -jar identity-launcher.jar [--bind 127.0.0.1] [--port 8080] [--data ./data]"
           + " [--context context.xml] [--war identity.war] [--threads N]";
 
+  /** What {@code --help} prints: the usage line and one line per option. */
+  static final String HELP =
+      USAGE
+          + "\n\nRuns the identity service on an embedded Tomcat, for a laptop or a test host.\n"
+          + "  --bind ADDRESS   the address to listen on (default 127.0.0.1)\n"
+          + "  --port N         the HTTP port (default 8080)\n"
+          + "  --data FOLDER    the H2 database and the generated secrets (default ./data)\n"
+          + "  --context FILE   a Tomcat context.xml with the settings and the DataSource\n"
+          + "                   (default: H2 in the data folder, docs/configuration.md)\n"
+          + "  --war FILE       the WAR to run (default: identity.war in the folder above this jar's)\n"
+          + "  --threads N      request threads (default: 4 per core, at least 8)\n"
+          + "  --help, -h       this text\n";
+
   /**
    * Request threads: a token request is CPU-bound (its RSA signature), so a few per core keep the
    * cores busy, and more only make the scheduler interleave requests (docs/performance.md).
    */
   static final int DEFAULT_THREADS = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+
+  /**
+   * Whether {@code args} ask for {@link #HELP}: {@code --help} or {@code -h} where an option is
+   * expected (not as the value of another option, such as a folder named {@code --help}).
+   */
+  static boolean asksForHelp(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--help", "-h" -> {
+          return true;
+        }
+        case "--bind", "--port", "--data", "--context", "--war", "--threads" -> i++;
+        default -> {}
+      }
+    }
+    return false;
+  }
 
   static Options parse(String[] args, Path defaultWar) {
     String bind = "127.0.0.1";

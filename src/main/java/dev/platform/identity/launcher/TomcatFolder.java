@@ -10,8 +10,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Tomcat's base folder (its work and expanded-WAR files): {@code tomcat} under the data folder,
- * emptied at start and deleted at stop. A temporary folder per start was never deleted (issue 26);
- * one fixed folder also leaves at most one behind when the process is killed.
+ * emptied at start and deleted at stop. A temporary folder per start was never deleted; one fixed
+ * folder also leaves at most one behind when the process is killed.
  */
 final class TomcatFolder {
   static final String NAME = "tomcat";

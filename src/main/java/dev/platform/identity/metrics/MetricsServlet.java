@@ -1,6 +1,8 @@
 package dev.platform.identity.metrics;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.http.ErrorBody;
 import dev.platform.identity.verify.BearerTokenException;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
@@ -22,10 +24,11 @@ import java.util.Optional;
  */
 public final class MetricsServlet extends HttpServlet {
   /** The catalog scope that reads /metrics. */
-  public static final String SCOPE = "identity:metrics";
+  static final String SCOPE = "identity:metrics";
 
   public static final String PATH = "/metrics";
 
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TEXT_FORMAT = "text/plain; version=0.0.4; charset=utf-8";
 
   private final transient PrometheusMeterRegistry registry;
@@ -35,7 +38,7 @@ public final class MetricsServlet extends HttpServlet {
   /**
    * @param verifier checks the caller's token; null for {@code open} access
    * @param accounts whether the token's account still stands behind it, as the administration API
-   *     asks: a deactivated scraper stops reading at once (the attacker review of issue 20)
+   *     asks: a deactivated scraper stops reading at once
    */
   public MetricsServlet(
       PrometheusMeterRegistry registry, BearerVerifier verifier, ServiceAccounts accounts) {
@@ -72,11 +75,10 @@ public final class MetricsServlet extends HttpServlet {
     response.getOutputStream().write(body); // Tomcat sends no body to HEAD
   }
 
-  private static void refuse(HttpServletResponse response, BearerTokenException e)
-      throws IOException {
+  static void refuse(HttpServletResponse response, BearerTokenException e) throws IOException {
     byte[] body =
-        ("{\"error\":\"" + (e.status() == 401 ? "unauthorized" : "insufficient_scope") + "\"}")
-            .getBytes(StandardCharsets.UTF_8);
+        JSON.writeValueAsBytes(
+            new ErrorBody(e.status() == 401 ? "unauthorized" : "insufficient_scope"));
     response.setStatus(e.status());
     response.setHeader("WWW-Authenticate", e.challenge());
     response.setHeader("Cache-Control", "no-store");

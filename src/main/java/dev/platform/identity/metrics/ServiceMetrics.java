@@ -37,9 +37,9 @@ import java.util.logging.Logger;
  */
 public final class ServiceMetrics implements AutoCloseable {
   /** How often the accounts are counted. */
-  public static final Duration COUNT_INTERVAL = Duration.ofMinutes(1);
+  static final Duration COUNT_INTERVAL = Duration.ofMinutes(1);
 
-  /** Issue 19: a secret is due this long before its maximum age. */
+  /** A secret is due this long before its maximum age. */
   static final Duration DUE_BEFORE = Duration.ofDays(14);
 
   private static final Logger LOG = Logger.getLogger(ServiceMetrics.class.getName());

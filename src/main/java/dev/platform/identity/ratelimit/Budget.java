@@ -22,6 +22,12 @@ record Budget(String name, long capacity, Duration period) {
   /** Failed client authentications per (client_id, remote address). */
   static final Budget PAIR_FAILURES = new Budget("fail", 20, Duration.ofMinutes(1));
 
+  /**
+   * Refusals after the client authenticated (an ungranted scope), per client_id. Only the client
+   * can spend it, since only a request that proved its credentials does (DESIGN decision 7).
+   */
+  static final Budget CLIENT_FAILURES = new Budget("cfail", 20, Duration.ofMinutes(1));
+
   /** Failed authentications, and requests naming no client, per remote address. */
   static final Budget ADDRESS_FAILURES = new Budget("addr", 300, Duration.ofMinutes(1));
 
@@ -31,18 +37,19 @@ record Budget(String name, long capacity, Duration period) {
         .build();
   }
 
-  /** Issue 20: its {@code budget} label in /metrics, what it counts. */
+  /** Its {@code budget} label in /metrics, what it counts. */
   String label() {
     return switch (name) {
       case "ok" -> "client_successes";
       case "fail" -> "client_address_failures";
+      case "cfail" -> "client_failures";
       default -> "address_failures";
     };
   }
 
   /** The labels of every budget, for counters registered up front. */
   static final List<String> LABELS =
-      List.of("client_successes", "client_address_failures", "address_failures");
+      List.of("client_successes", "client_address_failures", "client_failures", "address_failures");
 
   String key(String subject) {
     return name + ":" + subject;

@@ -21,9 +21,9 @@ final class DatabaseBuckets implements BucketStore {
   /**
    * Batches in one {@link #removeExpired()} run. The run holds the scheduler thread that also
    * refreshes the scope catalog, so it stops after this many (100,000 rows) and leaves the rest for
-   * the next run a minute later. A stranger's request with a random UUID as client_id leaves two
-   * rows, so outgrowing that takes some 800 such requests a second (from about 170 addresses, at
-   * 300 failures a minute each).
+   * the next run a minute later. A stranger's request with a random UUID as client_id leaves three
+   * rows (its pair, client-failure and success buckets), so outgrowing that takes some 550 such
+   * requests a second (from about 110 addresses, at 300 failures a minute each).
    */
   static final int CLEANUP_MAX_BATCHES = 100;
 

@@ -10,14 +10,14 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Issue 20 §3: a failure budget that runs out is a brute-force signal, kept in the audit trail as
- * one {@code ratelimit.exhausted} event per bucket and window (the budget's period, counted from
- * the epoch). This node remembers the windows it stored, so a flood costs one write per bucket and
- * window; the database's key on (bucket, window) keeps the fleet to one. And it stores at most
- * {@link #MAX_PER_MINUTE} a minute: the attacker review of issue 20 showed that a caller with many
- * addresses (an IPv6 /64, a botnet) could otherwise add a row for every 20 wrong secrets, each kept
- * for the audit retention. Past the cap the events are counted, and the next one stored says how
- * many it stands for ({@code suppressed_before}); the log keeps every 429.
+ * A failure budget that runs out is a brute-force signal, kept in the audit trail as one {@code
+ * ratelimit.exhausted} event per bucket and window (the budget's period, counted from the epoch).
+ * This node remembers the windows it stored, so a flood costs one write per bucket and window; the
+ * database's key on (bucket, window) keeps the fleet to one. And it stores at most {@link
+ * #MAX_PER_MINUTE} a minute: an attacker review showed that a caller with many addresses (an IPv6
+ * /64, a botnet) could otherwise add a row for every 20 wrong secrets, each kept for the audit
+ * retention. Past the cap the events are counted, and the next one stored says how many it stands
+ * for ({@code suppressed_before}); the log counts every 429.
  */
 final class ExhaustedBudgets {
   static final ExhaustedBudgets NONE = new ExhaustedBudgets(null, Clock.systemUTC());

@@ -1,10 +1,10 @@
 package dev.platform.identity.ratelimit;
 
 import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.http.BufferedRequest;
 import dev.platform.identity.http.ClientAddress;
-import dev.platform.identity.token.BodyReader;
+import dev.platform.identity.token.FailureBudget;
 import dev.platform.identity.token.OAuthError;
-import dev.platform.identity.token.SlowBodies;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import dev.platform.identity.token.TokenMeters;
@@ -33,35 +33,31 @@ import java.util.UUID;
  * client the endpoint authenticates; a request the endpoint would refuse unparsed is refused here,
  * with the endpoint's answer, as a failure of its address.
  *
- * <p>The body is read without a thread by {@link BodyReader} (issue 26); once it is read, the
- * filter judges the request and hands it to the token endpoint itself.
+ * <p>The body is in memory by the time this filter runs: the front door read it without a thread ,
+ * and runs this filter and the endpoint together once it is in.
  */
 public final class RateLimitFilter implements Filter {
   private static final String FORM = "application/x-www-form-urlencoded";
 
   private final RateLimiter limiter;
   private final AuditLog audit;
-  private final SlowBodies slowBodies;
   private final TokenServlet endpoint;
   private final TokenMeters meters;
   private final Map<String, Counter> refusalsByBudget = new HashMap<>();
 
   /**
-   * @param endpoint the token endpoint, which a request whose body was read without a thread goes
-   *     on to directly (the filter chain has returned by then)
+   * @param endpoint the token endpoint, which the console's login goes on to ({@link #answer})
    * @param meters the token path's counters, which count what this filter answers itself
-   * @param registry where the 429s are counted by budget (issue 20)
+   * @param registry where the 429s are counted by budget
    */
   public RateLimitFilter(
       RateLimiter limiter,
       AuditLog audit,
-      SlowBodies slowBodies,
       TokenServlet endpoint,
       TokenMeters meters,
       MeterRegistry registry) {
     this.limiter = limiter;
     this.audit = audit;
-    this.slowBodies = slowBodies;
     this.endpoint = endpoint;
     this.meters = meters;
     for (String budget : Budget.LABELS) {
@@ -81,8 +77,12 @@ public final class RateLimitFilter implements Filter {
         throws IOException, ServletException;
   }
 
-  /** What the filter made of a request: the request to hand on and its key, or a refusal. */
-  private record Reading(HttpServletRequest request, String clientKey, OAuthError refusal) {}
+  /**
+   * What the filter made of a request: the request to hand on, as parsed, and its key; or a
+   * refusal.
+   */
+  private record Reading(
+      HttpServletRequest request, TokenRequest parsed, String clientKey, OAuthError refusal) {}
 
   @Override
   public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
@@ -92,33 +92,29 @@ public final class RateLimitFilter implements Filter {
       chain.doFilter(request, response);
       return;
     }
-    if (http.isAsyncSupported()) {
-      BodyReader.start(http, slowBodies, (read, answer) -> judge(read, answer, endpoint::service));
-      return;
-    }
     judge(http, (HttpServletResponse) response, chain::doFilter);
   }
 
-  /** Once the body is read: admit the request or answer 429, and settle its budget after. */
+  /**
+   * Once the body is read: admit the request or answer 429; a refusal spends failure budget as it
+   * is answered, and the success budget is settled after.
+   */
   private void judge(HttpServletRequest http, HttpServletResponse answer, Next next)
       throws IOException, ServletException {
     String address = ClientAddress.of(http);
     Reading reading = read(http);
     Admission admission = limiter.admit(reading.clientKey(), address);
     if (!admission.admitted()) {
-      audit.record("token.refuse", reading.clientKey(), null, "rate_limit_exceeded", address);
-      meters.refused(OAuthError.RATE_LIMIT_EXCEEDED);
-      refusalsByBudget.get(admission.spent().label()).increment();
-      refuse(answer, admission.retryAfterSeconds());
+      refuse(answer, limited(admission));
       return;
     }
     try {
       if (reading.refusal() == null) {
+        reading.request().setAttribute(FailureBudget.ATTRIBUTE, budget(admission));
+        reading.request().setAttribute(TokenRequest.ATTRIBUTE, reading.parsed());
         next.handle(reading.request(), answer);
       } else {
-        audit.record("token.refuse", null, null, reading.refusal().error(), address);
-        meters.refused(reading.refusal().error());
-        TokenAnswer.of(reading.refusal()).writeTo(answer);
+        unparsed(reading.refusal(), admission).writeTo(answer);
       }
     } finally {
       limiter.settle(admission, answer.getStatus());
@@ -126,52 +122,82 @@ public final class RateLimitFilter implements Filter {
   }
 
   /**
-   * Issue 21: a token request made inside the service (the console's login form), judged as one
-   * that came over HTTP from {@code address}: the same budgets spent and settled, the same audit
-   * lines and counters, the same answer.
+   * A token request made inside the service (the console's login form), judged as one that came
+   * over HTTP from {@code address}: the same budgets spent and settled, the same audit lines and
+   * counters, the same answer.
    *
    * @param body a form body ({@code application/x-www-form-urlencoded})
    * @param authorization the {@code Authorization} header the request would carry, or null
    */
   public TokenAnswer answer(String body, String authorization, String address) {
-    String clientKey = null;
+    TokenRequest parsed = null;
     OAuthError unparsed = null;
     try {
-      clientKey = clientKey(body, FORM, authorization, null);
+      parsed = TokenRequest.from(body, FORM, authorization, null);
     } catch (OAuthError refusal) {
       unparsed = refusal;
     }
-    Admission admission = limiter.admit(clientKey, address);
+    Admission admission = limiter.admit(parsed == null ? null : clientKey(parsed), address);
     if (!admission.admitted()) {
-      audit.record("token.refuse", clientKey, null, "rate_limit_exceeded", address);
-      meters.refused(OAuthError.RATE_LIMIT_EXCEEDED);
-      refusalsByBudget.get(admission.spent().label()).increment();
-      return TokenAnswer.of(rateLimited(admission.retryAfterSeconds()));
+      return TokenAnswer.of(limited(admission));
     }
-    TokenAnswer answer;
-    if (unparsed == null) {
-      answer = endpoint.answer(body, FORM, authorization, null, address);
-    } else {
-      audit.record("token.refuse", null, null, unparsed.error(), address);
-      meters.refused(unparsed.error());
-      answer = TokenAnswer.of(unparsed);
-    }
+    TokenRequest request = parsed;
+    TokenAnswer answer =
+        unparsed == null
+            ? endpoint.answer(() -> request, address, budget(admission))
+            : unparsed(unparsed, admission);
     limiter.settle(admission, answer.status());
     return answer;
+  }
+
+  /** The endpoint's own refusal of a request it cannot parse, once it has spent its budget. */
+  private TokenAnswer unparsed(OAuthError refusal, Admission admission) {
+    OAuthError answered = budget(admission).spend(refusal, false);
+    audit.refused("token.refuse", null, answered.error(), admission.address(), Map.of());
+    meters.refused(answered.error());
+    return TokenAnswer.of(answered);
+  }
+
+  /** What a refusal of the admitted request spends: a 429 once a budget is spent. */
+  private FailureBudget budget(Admission admission) {
+    return (refusal, authenticated) ->
+        limiter
+            .failed(admission, refusal.status(), authenticated)
+            .map(this::counted)
+            .orElse(refusal);
+  }
+
+  /** A 429 refused before the request ran: audited (counted by the minute) and counted. */
+  private OAuthError limited(Admission refused) {
+    OAuthError limited = counted(refused);
+    audit.refused(
+        "token.refuse",
+        refused.clientId(),
+        limited.error(),
+        refused.address(),
+        Map.of("budget", refused.spent().label()));
+    meters.refused(limited.error());
+    return limited;
+  }
+
+  /** The 429 of a spent budget, counted by the budget. */
+  private OAuthError counted(Admission refused) {
+    refusalsByBudget.get(refused.spent().label()).increment();
+    return rateLimited(refused.retryAfterSeconds());
   }
 
   private static Reading read(HttpServletRequest http) {
     try {
       TokenBody body = TokenBody.read(http);
-      String key =
-          clientKey(
+      TokenRequest parsed =
+          TokenRequest.from(
               body.text(),
               http.getContentType(),
               http.getHeader("Authorization"),
               http.getQueryString());
-      return new Reading(new ReadAheadRequest(http, body), key, null);
+      return new Reading(new BufferedRequest(http, body.bytes()), parsed, clientKey(parsed), null);
     } catch (OAuthError refusal) {
-      return new Reading(null, null, refusal);
+      return new Reading(null, null, null, refusal);
     }
   }
 
@@ -183,14 +209,15 @@ public final class RateLimitFilter implements Filter {
    *     parameter, Basic and form credentials together, a malformed body or header
    */
   static String clientKey(String body, String contentType, String authorization, String query) {
-    return TokenRequest.from(body, contentType, authorization, query)
-        .accountId()
-        .map(UUID::toString)
-        .orElse(null);
+    return clientKey(TokenRequest.from(body, contentType, authorization, query));
   }
 
-  private static void refuse(HttpServletResponse response, long retryAfter) throws IOException {
-    TokenAnswer.of(rateLimited(retryAfter)).writeTo(response);
+  private static String clientKey(TokenRequest request) {
+    return request.accountId().map(UUID::toString).orElse(null);
+  }
+
+  private static void refuse(HttpServletResponse response, OAuthError limited) throws IOException {
+    TokenAnswer.of(limited).writeTo(response);
   }
 
   private static OAuthError rateLimited(long retryAfter) {

@@ -5,20 +5,25 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.EstimationProbe;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * DESIGN decision 7. Before a token request: the caller's address and (client, address) failure
- * budgets must not be spent, and one token is taken from the client's success budget (60 a minute
- * by SPEC 8, {@code identity/tokenRateLimit}). After it: a request that did not end in a token
- * gives the success token back, and a failed authentication (or a request that names no client)
- * spends failure budget. A stranger who knows a client_id thus spends only budgets of its own
- * address, never the client's.
+ * DESIGN decision 7. Before a token request: the caller's address, (client, address) and client
+ * failure budgets must not be spent, and one token is taken from the client's success budget (60 a
+ * minute by SPEC 8, {@code identity/tokenRateLimit}). When it is refused: a failed authentication
+ * (or a request that names no client) spends failure budget of the address, a refusal after the
+ * client authenticated the client's own, each in one atomic step that turns the refusal into a 429
+ * when the budget has nothing left. After it: a request that did not end in a token gives the
+ * success token back. A stranger who knows a client_id thus spends only budgets of its own address,
+ * never the client's.
  */
 public final class RateLimiter {
   /** SPEC 8: 60 successful token requests per minute per client_id. */
-  public static final int SPEC_PER_MINUTE = 60;
+  static final int SPEC_PER_MINUTE = 60;
 
   private static final Logger LOG = Logger.getLogger(RateLimiter.class.getName());
 
@@ -57,7 +62,7 @@ public final class RateLimiter {
     return inDatabase(dataSource, clock, successesPerMinute, null);
   }
 
-  /** The same, a failure budget that runs out stored in {@code events} (issue 20 §3). */
+  /** The same, a failure budget that runs out stored in {@code events}. */
   public static RateLimiter inDatabase(
       DataSource dataSource, Clock clock, int successesPerMinute, AuditEvents events) {
     return new RateLimiter(
@@ -81,7 +86,9 @@ public final class RateLimiter {
   }
 
   /**
-   * Decides before the request runs.
+   * Decides before the request runs: refused while a failure budget the request could spend is
+   * empty, else admitted holding one token of the client's success budget. Only a look at the
+   * failure budgets, which spends nothing: {@link #failed} spends them, each in one atomic step.
    *
    * @param clientId the account the request names, as {@link RateLimitFilter#clientKey} gives it,
    *     or null when it names none
@@ -93,14 +100,16 @@ public final class RateLimiter {
     if (wait > 0) {
       return Admission.refused(Budget.ADDRESS_FAILURES, wait, clientId, address);
     }
-    if (clientId != null) {
-      wait = waitFor(store.bucket(pairKey(clientId, address), Budget.PAIR_FAILURES));
+    if (clientId == null) {
+      return Admission.admitted(null, address, null);
     }
+    wait = waitFor(store.bucket(pairKey(clientId, address), Budget.PAIR_FAILURES));
     if (wait > 0) {
       return Admission.refused(Budget.PAIR_FAILURES, wait, clientId, address);
     }
-    if (clientId == null) {
-      return Admission.admitted(null, address, null);
+    wait = waitFor(store.bucket(Budget.CLIENT_FAILURES.key(clientId), Budget.CLIENT_FAILURES));
+    if (wait > 0) {
+      return Admission.refused(Budget.CLIENT_FAILURES, wait, clientId, address);
     }
     Bucket success = store.bucket(successes.key(clientId), successes);
     ConsumptionProbe probe = success.tryConsumeAndReturnRemaining(1);
@@ -109,27 +118,72 @@ public final class RateLimiter {
         : Admission.refused(successes, probe.getNanosToWaitForRefill(), clientId, address);
   }
 
-  /** Settles an admitted request once its response status is known. */
+  /**
+   * An admitted request was refused with {@code status}; it spends the failure budgets that refusal
+   * counts against, each with one {@code tryConsume} that checks and spends at once, so however
+   * many requests run at the same time no more refusals than a budget holds are answered. A failed
+   * authentication (401) spends the (client, address) and the address budget; a refusal after the
+   * client authenticated, the client's own failure budget; any 4xx of a request that names no
+   * client, the address budget.
+   *
+   * @param authenticated whether the request proved its client's credentials before it was refused
+   * @return the refusal to answer instead, a 429 of the first budget that had nothing left; empty
+   *     when each had room and the request is answered as it was refused
+   */
+  Optional<Admission> failed(Admission admission, int status, boolean authenticated) {
+    if (status < 400 || status >= 500 || status == 429) {
+      return Optional.empty();
+    }
+    String clientId = admission.clientId();
+    List<Budget> spent = new ArrayList<>(2);
+    if (authenticated && clientId != null) {
+      spent.add(Budget.CLIENT_FAILURES);
+    } else if (status == 401 || clientId == null) {
+      if (clientId != null) {
+        spent.add(Budget.PAIR_FAILURES);
+      }
+      spent.add(Budget.ADDRESS_FAILURES);
+    }
+    Optional<Admission> refused = Optional.empty();
+    for (Budget budget : spent) {
+      Optional<Admission> refusal = spend(key(budget, admission), budget, admission);
+      refused = refused.or(() -> refusal);
+    }
+    return refused;
+  }
+
+  /** Settles an admitted request once its response status is known: gives back its success. */
   void settle(Admission admission, int status) {
     if (admission.success() != null && status != 200) {
       admission.success().addTokens(1);
     }
-    boolean failedAuthentication = status == 401;
-    boolean namedNoClient = admission.clientId() == null && status >= 400 && status < 500;
-    if (failedAuthentication || namedNoClient) {
-      spend(Budget.ADDRESS_FAILURES.key(admission.address()), Budget.ADDRESS_FAILURES, admission);
-      if (admission.clientId() != null) {
-        spend(pairKey(admission.clientId(), admission.address()), Budget.PAIR_FAILURES, admission);
-      }
-    }
   }
 
-  /** Spends one failure of bucket {@code key}; the one that empties it is an audit-trail event. */
-  private void spend(String key, Budget budget, Admission admission) {
+  /**
+   * Spends one failure of bucket {@code key} in one step; the one that empties it, or finds it
+   * empty, is an audit-trail event.
+   */
+  private Optional<Admission> spend(String key, Budget budget, Admission admission) {
     ConsumptionProbe probe = store.bucket(key, budget).tryConsumeAndReturnRemaining(1);
     if (!probe.isConsumed() || probe.getRemainingTokens() <= 0) {
       exhausted.exhausted(key, budget, admission.clientId(), admission.address());
     }
+    return probe.isConsumed()
+        ? Optional.empty()
+        : Optional.of(
+            Admission.refused(
+                budget,
+                Math.max(1, probe.getNanosToWaitForRefill()),
+                admission.clientId(),
+                admission.address()));
+  }
+
+  private static String key(Budget budget, Admission admission) {
+    return switch (budget.name()) {
+      case "fail" -> pairKey(admission.clientId(), admission.address());
+      case "cfail" -> Budget.CLIENT_FAILURES.key(admission.clientId());
+      default -> Budget.ADDRESS_FAILURES.key(admission.address());
+    };
   }
 
   private static long waitFor(Bucket bucket) {

@@ -10,7 +10,7 @@ import java.util.List;
  *     named none)
  * @param channels the channel patterns of those scopes
  */
-public record GrantedScopes(List<String> scopes, ChannelPermissions channels) {
+public record GrantedScopes(List<String> scopes, ChannelGrant channels) {
   public GrantedScopes {
     scopes = List.copyOf(scopes);
   }

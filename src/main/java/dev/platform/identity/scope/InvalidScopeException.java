@@ -29,7 +29,7 @@ public final class InvalidScopeException extends RuntimeException {
   }
 
   /** The scope that failed, as given; empty when no particular scope is at fault. */
-  public Optional<String> scope() {
+  Optional<String> scope() {
     return Optional.ofNullable(scope);
   }
 }

@@ -59,7 +59,7 @@ public class Scope {
 
   protected Scope() {}
 
-  private Scope(String name, String description, ChannelPermissions channels) {
+  private Scope(String name, String description, ChannelGrant channels) {
     this.name = name;
     this.description = description;
     this.subscribeChannels = channels.subscribe();
@@ -72,7 +72,7 @@ public class Scope {
    *
    * @throws InvalidScopeException naming what is wrong
    */
-  static Scope define(String name, String description, Optional<ChannelPermissions> channels) {
+  static Scope define(String name, String description, Optional<ChannelGrant> channels) {
     requireWellFormed(name);
     if (description == null || description.isBlank()) {
       throw InvalidScopeException.of(name, "needs a description");
@@ -81,7 +81,7 @@ public class Scope {
       throw InvalidScopeException.of(
           name, "has a description longer than " + MAX_DESCRIPTION + " characters");
     }
-    ChannelPermissions checked = channels.orElseGet(() -> defaultChannels(name));
+    ChannelGrant checked = channels.orElseGet(() -> defaultChannels(name));
     for (List<String> patterns :
         List.of(checked.subscribe(), checked.publish(), checked.replay())) {
       requireChannelPatterns(name, patterns);
@@ -142,22 +142,22 @@ public class Scope {
    * other {@code svc:res.action} gives publish on {@code svc.res.*}. A {@code svc:name} without a
    * resource (such as {@code identity:admin}) gives none.
    */
-  static ChannelPermissions defaultChannels(String name) {
+  static ChannelGrant defaultChannels(String name) {
     requireWellFormed(name);
     String service = serviceOf(name);
     String rest = name.substring(service.length() + 1);
     if (rest.equals(WILDCARD)) {
       List<String> all = List.of(service + ".*");
-      return new ChannelPermissions(all, all, all);
+      return new ChannelGrant(all, all, all);
     }
     int dot = rest.indexOf('.');
     if (dot < 0) {
-      return ChannelPermissions.NONE;
+      return ChannelGrant.NONE;
     }
     List<String> resource = List.of(service + "." + rest.substring(0, dot) + ".*");
     return READ_ACTIONS.contains(rest.substring(dot + 1))
-        ? new ChannelPermissions(resource, List.of(), resource)
-        : new ChannelPermissions(List.of(), resource, List.of());
+        ? new ChannelGrant(resource, List.of(), resource)
+        : new ChannelGrant(List.of(), resource, List.of());
   }
 
   /**
@@ -197,8 +197,8 @@ public class Scope {
     return description;
   }
 
-  public ChannelPermissions channels() {
-    return new ChannelPermissions(subscribeChannels, publishChannels, replayChannels);
+  public ChannelGrant channels() {
+    return new ChannelGrant(subscribeChannels, publishChannels, replayChannels);
   }
 
   @Override

@@ -72,18 +72,18 @@ public final class ScopeCatalog {
    * @return true if the scope is new, false if it replaced one
    * @throws InvalidScopeException when the name, description or a channel pattern is invalid
    */
-  public boolean put(String name, String description, Optional<ChannelPermissions> channels) {
+  public boolean put(String name, String description, Optional<ChannelGrant> channels) {
     return putAudited(name, description, channels, created -> Optional.empty());
   }
 
   /**
    * As {@link #put(String, String, Optional)}, and stores the audit event that {@code audit} makes
-   * (told whether the scope is new) in the same transaction (issue 20 §3).
+   * (told whether the scope is new) in the same transaction.
    */
   public boolean put(
       String name,
       String description,
-      Optional<ChannelPermissions> channels,
+      Optional<ChannelGrant> channels,
       Function<Boolean, AuditEvent> audit) {
     return putAudited(name, description, channels, created -> Optional.of(audit.apply(created)));
   }
@@ -91,7 +91,7 @@ public final class ScopeCatalog {
   private boolean putAudited(
       String name,
       String description,
-      Optional<ChannelPermissions> channels,
+      Optional<ChannelGrant> channels,
       Function<Boolean, Optional<AuditEvent>> audit) {
     Scope definition = Scope.define(name, description, channels);
     boolean created;
@@ -139,7 +139,7 @@ public final class ScopeCatalog {
     refreshed = true;
   }
 
-  /** Issue 20: seconds since the last successful read of the catalog; NaN before the first. */
+  /** Seconds since the last successful read of the catalog; NaN before the first. */
   public double secondsSinceRefresh() {
     return refreshed ? (System.nanoTime() - refreshedNanos) / 1e9 : Double.NaN;
   }
@@ -195,7 +195,7 @@ public final class ScopeCatalog {
     }
     return new GrantedScopes(
         granted.stream().map(Scope::name).toList(),
-        ChannelPermissions.union(granted.stream().map(Scope::channels).toList()));
+        ChannelGrant.union(granted.stream().map(Scope::channels).toList()));
   }
 
   private static Scope grantable(

@@ -1,7 +1,7 @@
 package dev.platform.identity.token;
 
 import dev.platform.identity.account.ServiceAccount;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import java.net.URI;
 import java.time.Instant;
@@ -50,8 +50,8 @@ record AccessTokenClaims(
     String organizationId,
     List<String> accessibleOrgs,
     int version,
-    ChannelPermissions channelPermissions,
-    ChannelPermissions csPermissions) {
+    ChannelGrant channelPermissions,
+    ChannelGrant csPermissions) {
   /** SPEC 2.5 {@code aud}: always {@code *}. */
   static final String AUDIENCE = "*";
 
@@ -76,7 +76,7 @@ record AccessTokenClaims(
       Instant expiresAt) {
     String clientId = account.clientId().toString();
     List<String> scopes = granted.scopes();
-    ChannelPermissions channels = granted.channels();
+    ChannelGrant channels = granted.channels();
     return new AccessTokenClaims(
         issuer.toString(),
         AUDIENCE,

@@ -6,7 +6,7 @@ enum ClientAuthentication {
   CLIENT_SECRET_BASIC("client_secret_basic"),
   /** client_id and client_secret as form parameters of the body (SPEC 4.1). */
   CLIENT_SECRET_POST("client_secret_post"),
-  /** RFC 7523 §2.2: a JWT signed with the client's private key (issue 22). */
+  /** RFC 7523 §2.2: a JWT signed with the client's private key. */
   PRIVATE_KEY_JWT("private_key_jwt");
 
   private final String wireName;

@@ -16,18 +16,18 @@ import java.util.logging.Logger;
 
 /**
  * Checks a client's id and secret against its account (SPEC 7.1, 3.1): one primary-key read, one
- * HMAC and two constant-time compares (current and previous secret, issue 19), the same work
- * whether or not the account exists and whether or not it has a previous secret (issue 26). The
- * HMAC is under the pepper the account's row names (issue 19 §3); only an overlap whose two secrets
- * are under different peppers costs a second one. A secret proven against a digest under a previous
- * pepper is digested anew under the current one, in one UPDATE on that rare path.
+ * HMAC and two constant-time compares (current and previous secret), the same work whether or not
+ * the account exists and whether or not it has a previous secret. The HMAC is under the pepper the
+ * account's row names; only an overlap whose two secrets are under different peppers costs a second
+ * one. A secret proven against a digest under a previous pepper is digested anew under the current
+ * one, in one UPDATE on that rare path.
  */
-public final class ClientAuthenticator {
+final class ClientAuthenticator {
   static final String FAILED = "Client authentication failed: unknown client or wrong secret";
   static final String REVOKED = "The client has been revoked";
   static final String EXPIRED = "The client secret has expired";
 
-  /** Issue 19: an account whose secret expires within this is audited, once a day. */
+  /** An account whose secret expires within this is audited, once a day. */
   static final Duration EXPIRY_WARNING = Duration.ofDays(14);
 
   /** The decoy's previous secret never expires in any clock a deployment has. */
@@ -41,32 +41,24 @@ public final class ClientAuthenticator {
   private final Optional<Duration> secretMaxAge;
   private final SecretExpiryNotices notices = new SecretExpiryNotices();
 
-  /** Issue 22: how assertions are checked; null where none are taken (some tests). */
+  /** How private_key_jwt clients' assertions are checked. */
   private final ClientAssertions assertions;
 
   /**
    * Read, built and compared against when there is no account, so timing tells nothing about
-   * existence (issue 26). Its digests are of random secrets nobody knows; it is never stored and
-   * never authenticates, since {@link ServiceAccounts.Lookup#found} is false for it. Its lists hold
-   * a word each like an account's: an empty list is parsed faster than any stored one. It has a
-   * previous secret in its overlap, the shape of the costliest account (issue 19).
+   * existence. Its digests are of random secrets nobody knows; it is never stored and never
+   * authenticates, since {@link ServiceAccounts.Lookup#found} is false for it. Its lists hold a
+   * word each like an account's: an empty list is parsed faster than any stored one. It has a
+   * previous secret in its overlap, the shape of the costliest account.
    */
   private final ServiceAccount decoy;
 
   /**
    * Authenticates against {@code accounts}, comparing digests made by {@code digest}; a current
-   * secret older than {@code secretMaxAge} at {@code clock}'s time is refused.
+   * secret older than {@code secretMaxAge} at {@code clock}'s time is refused. Client assertions
+   * are taken as {@code assertions} says.
    */
-  public ClientAuthenticator(
-      ServiceAccounts accounts, SecretDigest digest, Clock clock, Optional<Duration> secretMaxAge) {
-    this(accounts, digest, clock, secretMaxAge, null);
-  }
-
-  /**
-   * As {@link #ClientAuthenticator(ServiceAccounts, SecretDigest, Clock, Optional)}, and takes
-   * client assertions (issue 22) as {@code assertions} says.
-   */
-  public ClientAuthenticator(
+  ClientAuthenticator(
       ServiceAccounts accounts,
       SecretDigest digest,
       Clock clock,
@@ -84,25 +76,30 @@ public final class ClientAuthenticator {
             Instant.EPOCH);
     decoy.replaceSecret(digest.of(UUID.randomUUID().toString()), DECOY_OVERLAP, Instant.EPOCH);
     this.assertions =
-        assertions == null
-            ? null
-            : new ClientAssertions(
-                accounts,
-                new AccountKeys(assertions.published()),
-                assertions.used(),
-                clock,
-                assertions.issuer(),
-                decoy);
+        new ClientAssertions(
+            accounts,
+            new AccountKeys(assertions.published()),
+            assertions.used(),
+            clock,
+            assertions.issuer(),
+            assertions.tokenEndpointAudience(),
+            decoy);
   }
 
   /**
-   * What private_key_jwt clients need (issue 22).
+   * What private_key_jwt clients need.
    *
-   * @param issuer the issuer, which with its token endpoint an assertion's aud must name
+   * @param issuer the issuer, which an assertion's aud must be
    * @param used where each assertion's jti is taken once
    * @param published the key sets clients publish at their jwks_uri
+   * @param tokenEndpointAudience whether the token endpoint's URL is an aud taken too ( {@code
+   *     identity/assertionAudience})
    */
-  public record Assertions(URI issuer, UsedAssertions used, AccountKeys.Published published) {}
+  record Assertions(
+      URI issuer,
+      UsedAssertions used,
+      AccountKeys.Published published,
+      boolean tokenEndpointAudience) {}
 
   /**
    * The active account these credentials prove, and which of its secrets they carry.
@@ -113,9 +110,6 @@ public final class ClientAuthenticator {
    */
   Authenticated authenticate(TokenRequest request) {
     if (request.assertion().isPresent()) {
-      if (assertions == null) {
-        throw OAuthError.invalidClient("this server takes no client assertions", false);
-      }
       ServiceAccount account = assertions.authenticate(request, request.assertion().get());
       return new Authenticated(
           account,
@@ -134,7 +128,7 @@ public final class ClientAuthenticator {
     ServiceAccount.Secrets secrets = account.secrets();
     // An expired previous secret is absent, yet compared all the same, against the decoy's; named
     // under the current digest's pepper, so that the one HMAC serves both compares also for an
-    // account on a previous pepper (issue 19 §3). Nobody's secret has that digest under any pepper.
+    // account on a previous pepper. Nobody's secret has that digest under any pepper.
     SecretDigest.Digest previous =
         secrets
             .previousAt(now)
@@ -143,7 +137,7 @@ public final class ClientAuthenticator {
                     new SecretDigest.Digest(
                         decoy.secrets().previous().value(), secrets.current().pepperId()));
     SecretDigest.Match match = digest.match(request.clientSecret(), secrets.current(), previous);
-    // A private_key_jwt account has no secret (issue 22): the decoy's digests stood in for it.
+    // A private_key_jwt account has no secret: the decoy's digests stood in for it.
     if (!lookup.found() || match == SecretDigest.Match.NONE || account.usesKeys()) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());
     }
@@ -170,9 +164,9 @@ public final class ClientAuthenticator {
   }
 
   /**
-   * Issue 19 §3: the secret is proven, so its digest under a previous pepper is made anew under the
-   * current one, whatever the account's status. Only an optimisation of the rotation: a failure is
-   * logged, and the request goes on.
+   * The secret is proven, so its digest under a previous pepper is made anew under the current one,
+   * whatever the account's status. Only an optimisation of the rotation: a failure is logged, and
+   * the request goes on.
    *
    * @return whether this call moved it
    */

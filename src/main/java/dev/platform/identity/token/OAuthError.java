@@ -15,16 +15,16 @@ public final class OAuthError extends RuntimeException {
   public static final String INVALID_REQUEST = "invalid_request";
 
   /** Client authentication failed: unknown client, wrong secret, revoked, unsupported method. */
-  public static final String INVALID_CLIENT = "invalid_client";
+  static final String INVALID_CLIENT = "invalid_client";
 
   /** A requested scope is not allowed for the client, malformed or unknown. */
-  public static final String INVALID_SCOPE = "invalid_scope";
+  static final String INVALID_SCOPE = "invalid_scope";
 
   /** A grant type other than {@code client_credentials}. */
-  public static final String UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type";
+  static final String UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type";
 
   /** SPEC 7.1: more token requests than the limit allows. */
-  public static final String RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";
+  static final String RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";
 
   /** RFC 6749 §5.2: {@code error} and {@code error_description} use %x20-21 / %x23-5B / %x5D-7E. */
   private static final Pattern ERROR_CODE = Pattern.compile("[\\x20\\x21\\x23-\\x5B\\x5D-\\x7E]+");
@@ -77,7 +77,7 @@ public final class OAuthError extends RuntimeException {
    *
    * @param usedBasic whether the request carried an Authorization header
    */
-  public static OAuthError invalidClient(String description, boolean usedBasic) {
+  static OAuthError invalidClient(String description, boolean usedBasic) {
     return new OAuthError(401, INVALID_CLIENT, description, usedBasic, OptionalLong.empty());
   }
 
@@ -87,7 +87,7 @@ public final class OAuthError extends RuntimeException {
   }
 
   /** 400 {@code unsupported_grant_type}. */
-  public static OAuthError unsupportedGrantType(String description) {
+  static OAuthError unsupportedGrantType(String description) {
     return new OAuthError(400, UNSUPPORTED_GRANT_TYPE, description);
   }
 
@@ -110,17 +110,17 @@ public final class OAuthError extends RuntimeException {
   }
 
   /** The {@code error_description}, within RFC 6749's character set. */
-  public String description() {
+  String description() {
     return description;
   }
 
   /** Whether the answer carries {@code WWW-Authenticate: Basic} (a 401 to a Basic request). */
-  public boolean basicChallenge() {
+  boolean basicChallenge() {
     return basicChallenge && status == 401;
   }
 
   /** Seconds to wait before retrying, for a 429. */
-  public OptionalLong retryAfterSeconds() {
+  OptionalLong retryAfterSeconds() {
     return retryAfterSeconds;
   }
 

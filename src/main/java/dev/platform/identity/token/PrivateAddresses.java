@@ -49,7 +49,7 @@ final class PrivateAddresses {
    * Unique-local fc00::/7, and every form that carries an IPv4 address inside IPv6, whatever that
    * address is: IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16 and
    * Teredo 2001::/32. A gateway on the path could turn any of them into an internal IPv4
-   * connection, and no client needs them for its key set (the attacker review of issue 22).
+   * connection, and no client needs them for its key set.
    */
   private static boolean isInternalIpv6(byte[] bytes) {
     int word0 = ((bytes[0] & 0xff) << 8) | (bytes[1] & 0xff);

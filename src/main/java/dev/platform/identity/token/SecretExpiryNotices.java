@@ -8,9 +8,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Which accounts this node has audited today as coming near their secret's expiry (issue 19): once
- * a day per account, not per request. In memory and per node (docs/design-choices.md): each node
- * says it once a day, and a restart may say it again; one entry per account, replaced each day.
+ * Which accounts this node has audited today as coming near their secret's expiry: once a day per
+ * account, not per request. In memory and per node (docs/design-choices.md): each node says it once
+ * a day, and a restart may say it again; one entry per account, replaced each day.
  */
 final class SecretExpiryNotices {
   private final Map<UUID, LocalDate> lastNotice = new ConcurrentHashMap<>();

@@ -1,11 +1,11 @@
 package dev.platform.identity.token;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import dev.platform.identity.db.DatabaseTrouble;
 import dev.platform.identity.http.Incident;
-import dev.platform.identity.http.ServerError;
+import dev.platform.identity.http.OAuthErrorBody;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,12 +34,6 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
   static final ObjectMapper JSON =
       new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
 
-  /** The error body; {@code retry_after} appears only on a 429. */
-  record ErrorBody(
-      String error,
-      String errorDescription,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Long retryAfter) {}
-
   public TokenAnswer {
     headers = Map.copyOf(headers);
   }
@@ -60,13 +54,29 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
     if (failure.basicChallenge()) {
       headers.put("WWW-Authenticate", BASIC_CHALLENGE);
     }
-    ErrorBody body = new ErrorBody(failure.error(), failure.description(), retryAfter);
+    OAuthErrorBody body =
+        new OAuthErrorBody(failure.error(), failure.description(), retryAfter, null);
     return new TokenAnswer(failure.status(), headers, json(body));
+  }
+
+  /**
+   * An unexpected failure: when the database was busy or slow, 500 {@code server_error} (SPEC 7.1)
+   * that says so, with {@code Retry-After}, and no incident (the guard logs the stall once a
+   * minute); otherwise 500 naming a logged incident.
+   */
+  public static TokenAnswer ofFailure(Throwable failure) {
+    if (DatabaseTrouble.of(failure).isEmpty()) {
+      return of(Incident.logged(failure));
+    }
+    Map<String, String> headers = noStore();
+    headers.put("Retry-After", Integer.toString(DatabaseTrouble.RETRY_AFTER_SECONDS));
+    OAuthErrorBody body = OAuthErrorBody.of(OAuthErrorBody.SERVER_ERROR, DatabaseTrouble.MESSAGE);
+    return new TokenAnswer(500, headers, json(body));
   }
 
   /** 500 {@code server_error} naming the incident and nothing else. */
   static TokenAnswer of(Incident incident) {
-    return new TokenAnswer(500, noStore(), json(ServerError.of(incident)));
+    return new TokenAnswer(500, noStore(), json(OAuthErrorBody.of(incident)));
   }
 
   /** RFC 6749 §3.2: only POST; said in the OAuth shape, with {@code Allow}. */

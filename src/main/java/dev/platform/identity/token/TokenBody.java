@@ -1,7 +1,6 @@
 package dev.platform.identity.token;
 
 import jakarta.servlet.http.HttpServletRequest;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,17 +21,13 @@ public final class TokenBody {
   }
 
   /**
-   * Reads the whole body of {@code request}: the one {@link BodyReader} buffered without a thread
-   * when there is one, else by blocking.
+   * Reads the whole body of {@code request}: from memory, where the front door read it without a
+   * thread.
    *
    * @throws OAuthError {@code invalid_request} when the body is larger than {@link #MAX} or cannot
    *     be read
    */
   public static TokenBody read(HttpServletRequest request) {
-    TokenBody buffered = BodyReader.buffered(request);
-    if (buffered != null) {
-      return buffered;
-    }
     long declared = request.getContentLengthLong();
     try (InputStream body = request.getInputStream()) {
       byte[] bytes =
@@ -51,8 +46,8 @@ public final class TokenBody {
     return new String(bytes, StandardCharsets.UTF_8);
   }
 
-  /** The same bytes again, for a request handed on after they were read. */
-  public InputStream replay() {
-    return new ByteArrayInputStream(bytes);
+  /** The bytes, for a request handed on after they were read; not to be changed. */
+  public byte[] bytes() {
+    return bytes;
   }
 }

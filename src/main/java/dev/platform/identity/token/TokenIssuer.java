@@ -19,7 +19,7 @@ import java.util.Base64;
 import java.util.UUID;
 
 /** Builds the claims of SPEC 2.5 and signs them with the key ring's current key (RS256). */
-public final class TokenIssuer {
+final class TokenIssuer {
   static final String RS256 = "RS256";
 
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
@@ -35,16 +35,9 @@ public final class TokenIssuer {
    * @param lifetime of every token (SPEC 8)
    * @param adminLifetime of a token granted an {@code identity:} scope, at most {@code lifetime}: a
    *     stolen administrator's token is worth the least
+   * @param meters where each signature is timed
    */
-  public TokenIssuer(
-      URI issuer, Duration lifetime, Duration adminLifetime, KeyRing keys, Clock clock) {
-    this(issuer, lifetime, adminLifetime, keys, clock, TokenMeters.none());
-  }
-
-  /**
-   * @param meters where each signature is timed (issue 20)
-   */
-  public TokenIssuer(
+  TokenIssuer(
       URI issuer,
       Duration lifetime,
       Duration adminLifetime,
@@ -75,9 +68,9 @@ public final class TokenIssuer {
   /**
    * RFC 7515 §7.1 compact serialization: base64url header and payload, each as Jackson writes it,
    * signed with SHA256withRSA through the current key's provider (the key ring's, or its PKCS#11
-   * token's: issue 24). Written here rather than through JJWT's builder, whose claims map, stream
-   * codecs and header serialization cost more than the rest of the token (docs/performance.md); the
-   * tests verify the tokens with {@code BearerVerifier} and with Nimbus JOSE+JWT.
+   * token's). Written here rather than through JJWT's builder, whose claims map, stream codecs and
+   * header serialization cost more than the rest of the token (docs/performance.md); the tests
+   * verify the tokens with {@code BearerVerifier} and with Nimbus JOSE+JWT.
    */
   private String sign(JwsHeader header, AccessTokenClaims claims, CurrentKey key) {
     byte[] signingInput = dotted(BASE64URL.encode(json(header)), BASE64URL.encode(json(claims)));

@@ -12,9 +12,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Issue 20: the token path's meters, registered once so that counting a request allocates nothing.
- * Token requests are counted by {@code outcome}: {@code issued}, or the SPEC 7.1 {@code error} the
- * client was sent ({@code rate_limit_exceeded} and {@code server_error} included). No label holds a
+ * The token path's meters, registered once so that counting a request allocates nothing. Token
+ * requests are counted by {@code outcome}: {@code issued}, or the SPEC 7.1 {@code error} the client
+ * was sent ({@code rate_limit_exceeded} and {@code server_error} included). No label holds a
  * client_id or anything else a caller chooses.
  */
 public final class TokenMeters {
@@ -94,7 +94,7 @@ public final class TokenMeters {
     (counter == null ? requests.get(SERVER_ERROR) : counter).increment();
   }
 
-  /** Issue 22: one client authentication by {@code method}, proven or not. */
+  /** One client authentication by {@code method}, proven or not. */
   void authenticated(ClientAuthentication method, boolean proven) {
     (proven ? authenticated : unauthenticated).get(method).increment();
   }

@@ -22,7 +22,7 @@ import java.util.UUID;
  *     #toString}
  * @param scope the requested {@code scope}, empty when omitted or empty
  * @param authentication how the client sent its credentials
- * @param assertion the client assertion (issue 22), present only for {@code private_key_jwt}
+ * @param assertion the client assertion, present only for {@code private_key_jwt}
  */
 public record TokenRequest(
     String grantType,
@@ -30,7 +30,13 @@ public record TokenRequest(
     String clientSecret,
     Optional<String> scope,
     ClientAuthentication authentication,
-    Optional<ClientAssertion> assertion) {
+    Optional<ReceivedAssertion> assertion) {
+  /**
+   * The request attribute under which the rate limit leaves the request it parsed, so that the
+   * endpoint does not parse the same body again.
+   */
+  public static final String ATTRIBUTE = TokenRequest.class.getName();
+
   /** The one grant type of this service (SPEC 5.1). */
   public static final String CLIENT_CREDENTIALS = "client_credentials";
 
@@ -128,10 +134,10 @@ public record TokenRequest(
     }
     requirePresent(parameters, GRANT_TYPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
     String grantType = grantType(parameters);
-    if (!parameters.get(CLIENT_ASSERTION_TYPE).equals(ClientAssertion.TYPE)) {
-      throw OAuthError.invalidRequest("client_assertion_type must be " + ClientAssertion.TYPE);
+    if (!parameters.get(CLIENT_ASSERTION_TYPE).equals(ReceivedAssertion.TYPE)) {
+      throw OAuthError.invalidRequest("client_assertion_type must be " + ReceivedAssertion.TYPE);
     }
-    ClientAssertion assertion = ClientAssertion.parse(parameters.get(CLIENT_ASSERTION));
+    ReceivedAssertion assertion = ReceivedAssertion.parse(parameters.get(CLIENT_ASSERTION));
     String clientId =
         parameters.containsKey(CLIENT_ID)
             ? parameters.get(CLIENT_ID)

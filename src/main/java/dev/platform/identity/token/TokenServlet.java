@@ -3,7 +3,6 @@ package dev.platform.identity.token;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
-import dev.platform.identity.http.Incident;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.InvalidScopeException;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -15,6 +14,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@code POST /oauth/token} (SPEC 4.1): parse, authenticate, grant, sign. A read path: one
@@ -31,15 +31,10 @@ public final class TokenServlet extends HttpServlet {
   private final transient AuditLog audit;
   private final transient TokenMeters meters;
 
-  public TokenServlet(
-      ClientAuthenticator clients, ScopeCatalog scopes, TokenIssuer issuer, AuditLog audit) {
-    this(clients, scopes, issuer, audit, TokenMeters.none());
-  }
-
   /**
-   * @param meters where requests are counted and timed (issue 20)
+   * @param meters where requests are counted and timed
    */
-  public TokenServlet(
+  TokenServlet(
       ClientAuthenticator clients,
       ScopeCatalog scopes,
       TokenIssuer issuer,
@@ -66,30 +61,66 @@ public final class TokenServlet extends HttpServlet {
       return TokenAnswer.onlyPost();
     }
     try {
+      Object budget = request.getAttribute(FailureBudget.ATTRIBUTE);
       return answer(
-          TokenBody.read(request).text(),
-          request.getContentType(),
-          request.getHeader("Authorization"),
-          request.getQueryString(),
-          ClientAddress.of(request));
+          parse(request),
+          ClientAddress.of(request),
+          budget instanceof FailureBudget spent ? spent : FailureBudget.NONE);
     } catch (OAuthError e) {
       meters.refused(e.error());
       return TokenAnswer.of(e);
     } catch (RuntimeException e) {
       meters.failed();
-      return TokenAnswer.of(Incident.logged(e));
+      return TokenAnswer.ofFailure(e);
     }
+  }
+
+  /**
+   * How the request is parsed: as the rate limit parsed it already ({@link
+   * TokenRequest#ATTRIBUTE}), or from its body and headers; either way when {@link #issue} asks, so
+   * a refusal is audited.
+   *
+   * @throws OAuthError when the body is too large or cannot be read
+   */
+  private static Supplier<TokenRequest> parse(HttpServletRequest request) {
+    if (request.getAttribute(TokenRequest.ATTRIBUTE) instanceof TokenRequest parsed) {
+      return () -> parsed;
+    }
+    String body = TokenBody.read(request).text();
+    String contentType = request.getContentType();
+    String authorization = request.getHeader("Authorization");
+    String query = request.getQueryString();
+    return () -> TokenRequest.from(body, contentType, authorization, query);
   }
 
   TokenMeters meters() {
     return meters;
   }
 
-  /** {@link #issue} as an answer, counted by outcome (issue 20); also the console's login. */
+  /** {@link #issue} as an answer, counted by outcome; spends no failure budget. */
   public TokenAnswer answer(
       String body, String contentType, String authorization, String query, String remote) {
+    return answer(body, contentType, authorization, query, remote, FailureBudget.NONE);
+  }
+
+  /**
+   * {@link #issue} as an answer, counted by outcome; also the console's login. A refusal spends
+   * {@code budget}, which may turn it into a 429.
+   */
+  public TokenAnswer answer(
+      String body,
+      String contentType,
+      String authorization,
+      String query,
+      String remote,
+      FailureBudget budget) {
+    return answer(() -> TokenRequest.from(body, contentType, authorization, query), remote, budget);
+  }
+
+  /** {@link #answer}, for a request parsed by {@code parse}. */
+  public TokenAnswer answer(Supplier<TokenRequest> parse, String remote, FailureBudget budget) {
     try {
-      TokenAnswer issued = TokenAnswer.of(issue(body, contentType, authorization, query, remote));
+      TokenAnswer issued = TokenAnswer.of(issue(parse, remote, budget));
       meters.issued();
       return issued;
     } catch (OAuthError e) {
@@ -97,23 +128,45 @@ public final class TokenServlet extends HttpServlet {
       return TokenAnswer.of(e);
     } catch (RuntimeException e) {
       meters.failed();
-      return TokenAnswer.of(Incident.logged(e));
+      return TokenAnswer.ofFailure(e);
     }
   }
 
   /**
    * The token path without HTTP: parse, authenticate, grant, sign; audited either way. The line of
-   * an issued token says which secret was used (issue 19), a refusal for an expired secret says so.
+   * an issued token says which secret was used, a refusal for an expired secret says so.
    */
   TokenResponseBody issue(
       String body, String contentType, String authorization, String query, String remote) {
+    return issue(body, contentType, authorization, query, remote, FailureBudget.NONE);
+  }
+
+  /**
+   * {@link #issue}, a refusal spending {@code budget}: a refusal after the client authenticated
+   * spends the client's own, and is a 429 once that is spent. Refusals are audited counted by the
+   * minute, never a line each.
+   */
+  TokenResponseBody issue(
+      String body,
+      String contentType,
+      String authorization,
+      String query,
+      String remote,
+      FailureBudget budget) {
+    return issue(() -> TokenRequest.from(body, contentType, authorization, query), remote, budget);
+  }
+
+  private TokenResponseBody issue(
+      Supplier<TokenRequest> parse, String remote, FailureBudget budget) {
     String clientId = null;
     ClientAuthentication method = null;
+    boolean authenticated = false;
     try {
-      TokenRequest request = TokenRequest.from(body, contentType, authorization, query);
+      TokenRequest request = parse.get();
       clientId = request.clientId();
       method = request.authentication();
       ClientAuthenticator.Authenticated client = authenticate(request);
+      authenticated = true;
       ServiceAccount account = client.account();
       TokenResponseBody token =
           TokenResponseBody.from(issuer.issue(account, grant(account, request)));
@@ -127,12 +180,13 @@ public final class TokenServlet extends HttpServlet {
       client.expiryNotice().ifPresent(at -> auditExpiring(request.clientId(), at, remote));
       return token;
     } catch (OAuthError e) {
-      audit.record("token.refuse", clientId, null, e.error(), remote, reason(e, method));
-      throw e;
+      OAuthError answered = budget.spend(e, authenticated);
+      audit.refused("token.refuse", clientId, answered.error(), remote, reason(answered, method));
+      throw answered;
     }
   }
 
-  /** Counted by method and result (issue 22). */
+  /** Counted by method and result. */
   private ClientAuthenticator.Authenticated authenticate(TokenRequest request) {
     try {
       ClientAuthenticator.Authenticated client = clients.authenticate(request);
@@ -144,7 +198,7 @@ public final class TokenServlet extends HttpServlet {
     }
   }
 
-  /** Issue 19: a secret that expires within 14 days, said once a day per account and node. */
+  /** A secret that expires within 14 days, said once a day per account and node. */
   private void auditExpiring(String clientId, Instant expiresAt, String remote) {
     audit.record(
         "account.secret.expiring",
@@ -156,8 +210,8 @@ public final class TokenServlet extends HttpServlet {
   }
 
   /**
-   * The refusal's audit details: the method, when the request was read that far (issue 22); why an
-   * expired secret or an assertion was refused, which a client's developer asks the operator about.
+   * The refusal's audit details: the method, when the request was read that far; why an expired
+   * secret or an assertion was refused, which a client's developer asks the operator about.
    */
   private static Map<String, String> reason(OAuthError e, ClientAuthentication method) {
     Map<String, String> details = new LinkedHashMap<>();

@@ -15,10 +15,10 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Issue 22, RFC 7523 §3 item 7: each client's assertion {@code jti} is taken once until the
- * assertion expires, on every node, by the unique key of table {@code client_assertion_jti}. This
- * is the token path's one write, and only for private_key_jwt clients: one INSERT in its own
- * transaction. A jti is stored as its SHA-256, so its length costs nothing.
+ * RFC 7523 §3 item 7: each client's assertion {@code jti} is taken once until the assertion
+ * expires, on every node, by the unique key of table {@code client_assertion_jti}. This is the
+ * token path's one write, and only for private_key_jwt clients: one INSERT in its own transaction.
+ * A jti is stored as its SHA-256, so its length costs nothing.
  */
 public final class UsedAssertions {
   /** SQLSTATE of a unique-key violation, on PostgreSQL and H2 alike. */

@@ -3,6 +3,9 @@ package dev.platform.identity.verify;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import dev.platform.identity.jose.CompactJws;
+import dev.platform.identity.jose.JwsException;
+import dev.platform.identity.jose.Providers;
 import java.security.Provider;
 import java.security.PublicKey;
 import java.time.Clock;
@@ -10,6 +13,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -45,12 +49,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * genuine token that is both expired and from another issuer is "token expired". Steps 1 to 3 fail
  * with {@link UnauthenticatedException} (401), step 4 with {@link AccessDeniedException} (403).
  *
- * <p><b>The verified-token cache</b> (issue 23). A backend sends one token thousands of times, so a
- * token that verified is remembered, keyed by the whole compact token (never a prefix or a digest
- * an attacker could collide), for at most the token's life: until {@code exp} plus the skew. A hit
- * re-checks everything that can change between two calls, and is a miss when any fails: the token's
- * {@code kid} still gives the same key from the {@link PublicKeyLocator} (so a revoked or replaced
- * key ends its tokens' hits at once), {@code exp} and {@code nbf} against the clock, and the scopes
+ * <p><b>The verified-token cache</b>. A backend sends one token thousands of times, so a token that
+ * verified is remembered, keyed by the whole compact token (never a prefix or a digest an attacker
+ * could collide), for at most the token's life: until {@code exp} plus the skew. A hit re-checks
+ * everything that can change between two calls, and is a miss when any fails: the token's {@code
+ * kid} still gives the same key from the {@link PublicKeyLocator} (so a revoked or replaced key
+ * ends its tokens' hits at once), {@code exp} and {@code nbf} against the clock, and the scopes
  * each call requires (the organization is the caller's, {@link VerifiedToken#requireOrganization},
  * on every call). A token that fails is never cached, so a forger cannot fill the cache; the cache
  * holds at most {@link Builder#cacheSize} tokens (10,000 by default) and drops the least useful
@@ -63,6 +67,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class BearerVerifier {
   /** The only signature algorithm accepted (SPEC 2.5). */
   public static final String ALGORITHM = "RS256";
+
+  private static final Set<String> ALGORITHMS = Set.of(ALGORITHM);
 
   /** The default longest token lifetime: SPEC 8's access token lifetime. */
   public static final Duration DEFAULT_MAX_TOKEN_LIFETIME = Duration.ofHours(24);
@@ -128,8 +134,7 @@ public final class BearerVerifier {
     this.issuer = builder.issuer;
     this.clock = builder.clock;
     this.keys = builder.keys;
-    this.signatures =
-        new Rs256(builder.provider != null ? builder.provider : Rs256.defaultProvider());
+    this.signatures = new Rs256(builder.provider != null ? builder.provider : Providers.rsa());
     this.skewMillis = builder.skew.toMillis();
     this.latestExpiryMillis = builder.maxTokenLifetime.plus(builder.skew).toMillis();
     this.verified =
@@ -234,11 +239,12 @@ public final class BearerVerifier {
    * checked before any claim is read, so an unverified payload decides nothing but "invalid".
    */
   private Verified verifyCold(String token) {
-    CompactJws jws = CompactJws.parse(token, lastHeader.get());
-    PublicKey key = located(jws.kid());
+    CompactJws jws = parsed(token);
+    String kid = jws.header().kid();
+    PublicKey key = located(kid);
     if (key == null
         || !signatures.verify(
-            jws.kid(), key, jws.signingInput(), jws.signingInputLength(), jws.signature())) {
+            kid, key, jws.signingInput(), jws.signingInputLength(), jws.signature())) {
       throw UnauthenticatedException.invalid(
           "no key for the kid, or the signature does not verify");
     }
@@ -264,9 +270,34 @@ public final class BearerVerifier {
     if (!issuer.equals(claims.issuer)) { // Step 3
       throw UnauthenticatedException.invalid("wrong issuer");
     }
-    Verified verified = new Verified(claims.verifiedToken(), jws.kid(), key, notBefore, expires);
+    Verified verified = new Verified(claims.verifiedToken(), kid, key, notBefore, expires);
     lastHeader.lazySet(jws.header());
     return verified;
+  }
+
+  /**
+   * SPEC 5.4 step 2, by the JOSE rules every reader of a JWS here shares: the token taken apart,
+   * its header RS256 (the algorithm is ours to choose, not the token's) with a {@code kid} and no
+   * {@code crit}, since we understand no critical extension.
+   */
+  private CompactJws parsed(String token) {
+    try {
+      CompactJws jws = CompactJws.parse(token, lastHeader.get());
+      jws.header().require(ALGORITHMS, Set.of());
+      if (jws.header().kid() == null || jws.header().kid().isEmpty()) {
+        throw UnauthenticatedException.invalid("no kid");
+      }
+      return jws;
+    } catch (JwsException e) {
+      throw refused(e);
+    }
+  }
+
+  /** A token the JOSE rules refuse: "malformed" when it is no compact JWS, else "invalid". */
+  static UnauthenticatedException refused(JwsException e) {
+    return e.reason() == JwsException.Reason.MALFORMED
+        ? UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null)
+        : UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
   }
 
   /** SPEC 5.4 step 2: the key whose id is the token's {@code kid}, or null. */

@@ -1,19 +1,15 @@
 package dev.platform.identity.verify;
 
-import java.lang.reflect.Method;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Provider;
 import java.security.PublicKey;
-import java.security.Security;
 import java.security.Signature;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.RSAPublicKeySpec;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * RS256 signature checks (RFC 7518 §3.3: RSASSA-PKCS1-v1_5 with SHA-256) through one JCA provider,
@@ -22,10 +18,7 @@ import java.util.logging.Logger;
  * object each time it is given one). Thread-safe.
  */
 final class Rs256 {
-  private static final Logger LOG = Logger.getLogger(Rs256.class.getName());
   private static final String ALGORITHM = "SHA256withRSA";
-  private static final String ACCP =
-      "com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider";
 
   /** RFC 7518 §3.3: a key of 2048 bits or larger MUST be used. */
   private static final int MIN_KEY_BITS = 2048;
@@ -60,32 +53,6 @@ final class Rs256 {
     }
     int stripes = Integer.highestOneBit(Runtime.getRuntime().availableProcessors() * 4 - 1) << 1;
     this.idle = new AtomicReferenceArray<>(Math.min(stripes, 256));
-  }
-
-  /** ACCP where its class is present and its native library loads, else the JDK's provider. */
-  static Provider defaultProvider() {
-    return Default.PROVIDER;
-  }
-
-  /** Chosen once per class loader: ACCP's self-tests run once, not per verifier. */
-  private static final class Default {
-    static final Provider PROVIDER = choose();
-
-    private static Provider choose() {
-      try {
-        Class<?> type = Class.forName(ACCP, true, Rs256.class.getClassLoader());
-        Provider accp = (Provider) type.getField("INSTANCE").get(null);
-        Method loadingError = type.getMethod("getLoadingError");
-        Object selfTests = type.getMethod("runSelfTests").invoke(accp);
-        if (loadingError.invoke(accp) == null && "PASSED".equals(String.valueOf(selfTests))) {
-          LOG.fine("BearerVerifier checks signatures with " + accp.getName());
-          return accp;
-        }
-      } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
-        LOG.log(Level.FINE, "ACCP is not usable here; the JDK's provider checks signatures", e);
-      }
-      return Security.getProvider("SunRsaSign");
-    }
   }
 
   /** The provider's name, for logs and the benchmark. */

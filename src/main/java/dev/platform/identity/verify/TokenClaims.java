@@ -2,6 +2,9 @@ package dev.platform.identity.verify;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.platform.identity.jose.JwsException;
+import dev.platform.identity.jose.NumericDate;
+import dev.platform.identity.jose.StrictJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +15,7 @@ import java.util.List;
  * unread. Only ever read from a payload whose signature verified (SPEC 5.5).
  *
  * <p>Two kinds of fault, as before this reader: a payload that is not one JSON object, a claim it
- * reads named twice, a date that is no NumericDate ({@link NumericDates}) or an {@code iss}, {@code
+ * reads named twice, a date that is no NumericDate ({@link NumericDate}) or an {@code iss}, {@code
  * sub} or {@code jti} that is not a string makes the token invalid at once; a claim of ours with
  * the wrong type ({@code scopes} not an array of strings, say) is kept and reported by {@link
  * #verifiedToken()}, after the time and the issuer, so a genuine expired token is still "token
@@ -55,7 +58,7 @@ final class TokenClaims {
    */
   static TokenClaims read(byte[] payload) {
     TokenClaims claims = new TokenClaims();
-    try (JsonParser json = CompactJws.JSON.createParser(CompactJws.json(payload))) {
+    try (JsonParser json = StrictJson.parser(payload)) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw UnauthenticatedException.invalid("the payload is not a JSON object");
       }
@@ -65,8 +68,10 @@ final class TokenClaims {
       if (json.currentToken() != JsonToken.END_OBJECT || json.nextToken() != null) {
         throw UnauthenticatedException.invalid("the payload is not one JSON object");
       }
-    } catch (IOException e) { // not JSON
+    } catch (IOException e) { // not JSON, or a member named twice
       throw UnauthenticatedException.of(UnauthenticatedException.INVALID_TOKEN, e);
+    } catch (JwsException e) {
+      throw BearerVerifier.refused(e);
     }
     return claims;
   }
@@ -90,15 +95,15 @@ final class TokenClaims {
             yield 1 << 2;
           }
           case "exp" -> {
-            expiresAt = NumericDates.seconds(json, value, name);
+            expiresAt = NumericDate.seconds(json, value, name);
             yield 1 << 3;
           }
           case "nbf" -> {
-            notBefore = NumericDates.seconds(json, value, name);
+            notBefore = NumericDate.seconds(json, value, name);
             yield 1 << 4;
           }
           case "iat" -> {
-            issuedAt = NumericDates.seconds(json, value, name);
+            issuedAt = NumericDate.seconds(json, value, name);
             yield 1 << 5;
           }
           case "client_id" -> {

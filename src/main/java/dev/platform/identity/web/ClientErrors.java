@@ -2,6 +2,9 @@ package dev.platform.identity.web;
 
 import dev.platform.identity.admin.ApiError;
 import dev.platform.identity.admin.ApiErrorMapper;
+import dev.platform.identity.http.ErrorBody;
+import dev.platform.identity.http.OAuthErrorBody;
+import dev.platform.identity.token.OAuthError;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -15,12 +18,6 @@ import jakarta.ws.rs.core.Response;
  * ErrorPageServlet}.)
  */
 final class ClientErrors {
-  /** The {@code {error}} body of the key endpoints and any other path (SPEC 7.3). */
-  record Body(String error) {}
-
-  /** SPEC 7.1's body, for a path aimed at the token endpoint that Jersey got instead. */
-  record TokenBody(String error, String errorDescription) {}
-
   private ClientErrors() {}
 
   static Response of(int status, String message, String path) {
@@ -29,22 +26,13 @@ final class ClientErrors {
       return new ApiErrorMapper().toResponse(ApiError.of(status, message));
     }
     Object body =
-        surface == Surface.TOKEN ? new TokenBody("invalid_request", message) : new Body(message);
+        surface == Surface.TOKEN
+            ? OAuthErrorBody.of(OAuthError.INVALID_REQUEST, message)
+            : new ErrorBody(message);
     return Response.status(status)
         .type(MediaType.APPLICATION_JSON_TYPE)
         .header(HttpHeaders.CACHE_CONTROL, "no-store")
         .entity(body)
         .build();
-  }
-
-  /** A short message for a status JAX-RS raised. */
-  static String message(int status) {
-    return switch (status) {
-      case 404 -> "No resource at this path";
-      case 405 -> "Method not allowed at this path";
-      case 406 -> "No acceptable representation: this API answers application/json";
-      case 415 -> "Unsupported Content-Type: send application/json";
-      default -> "The request was refused (HTTP " + status + ")";
-    };
   }
 }

@@ -26,7 +26,7 @@ final class IdentityApplication extends ResourceConfig {
     // through sendError, so that web.xml's error page answers them in the surface's JSON shape.
     property(ServerProperties.RESPONSE_SET_STATUS_OVER_SEND_ERROR, false);
     // A Location given relative (the console's redirects) stays so: never resolved against the
-    // request's Host header, which the client chooses (issue 26).
+    // request's Host header, which the client chooses.
     property(ServerProperties.LOCATION_HEADER_RELATIVE_URI_RESOLUTION_DISABLED, true);
     for (Object component : components) {
       register(component);

@@ -11,10 +11,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
- * Issue 21 §3: {@code GET /openapi.json}, the OpenAPI 3.1 description of every endpoint of the API,
- * a reviewed file beside this class ({@code openapi.json}), read once. {@code OpenApiDocumentTest}
- * holds it to the resources Jersey serves, {@code OpenApiIT} to the service's answers. Revalidated
- * on each use ({@code no-cache}): it changes with a deployment.
+ * {@code GET /openapi.json}, the OpenAPI 3.1 description of every endpoint of the API, a reviewed
+ * file beside this class ({@code openapi.json}), read once. {@code OpenApiDocumentTest} holds it to
+ * the resources Jersey serves, {@code OpenApiIT} to the service's answers. Revalidated on each use
+ * ({@code no-cache}): it changes with a deployment.
  */
 @Path("/openapi.json")
 public final class OpenApiResource {

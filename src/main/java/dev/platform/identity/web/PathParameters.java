@@ -11,8 +11,8 @@ import jakarta.ws.rs.ext.Provider;
  * Refuses a path with a {@code ;} parameter in any segment ({@code /admin/v1;x/scopes}, {@code
  * ;jsessionid=}) with 400, before Jersey routes it: no endpoint of this service takes one, and
  * Jersey would strip them and route the request anyway, so a parameter could only change how a path
- * looks to anything that reads it before Jersey (issue 16). An encoded {@code %3B} is part of the
- * segment's text and stays.
+ * looks to anything that reads it before Jersey. An encoded {@code %3B} is part of the segment's
+ * text and stays.
  */
 @Provider
 @PreMatching

@@ -15,9 +15,9 @@ final class ProxyWarning {
 
   private ProxyWarning() {}
 
-  static void logIfNoProxyIsTrusted(Settings settings) {
-    if (settings.trustedProxies().isEmpty()
-        && "https".equalsIgnoreCase(settings.issuer().getScheme())) {
+  static void logIfNoProxyIsTrusted(Settings.Tokens tokens, Settings.Limits limits) {
+    if (limits.trustedProxies().isEmpty()
+        && "https".equalsIgnoreCase(tokens.issuer().getScheme())) {
       LOG.warning(
           "java:comp/env/"
               + JndiSettings.TRUSTED_PROXIES

@@ -24,9 +24,13 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.console.Console;
 import dev.platform.identity.console.ConsoleHeaders;
 import dev.platform.identity.db.Database;
+import dev.platform.identity.db.DatabaseGuard;
+import dev.platform.identity.db.DatabaseHealth;
 import dev.platform.identity.http.ClientAddress;
+import dev.platform.identity.http.Incident;
 import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyEncryptionKeyIdMigration;
+import dev.platform.identity.key.KeyNode;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.key.KeyRotation;
 import dev.platform.identity.key.KeyRowMacMigration;
@@ -34,18 +38,15 @@ import dev.platform.identity.key.PrivateKeys;
 import dev.platform.identity.key.PublicKeysResource;
 import dev.platform.identity.key.PublicKeysServlet;
 import dev.platform.identity.key.RsaProvider;
-import dev.platform.identity.key.SigningKeys;
 import dev.platform.identity.key.UnknownKeyMapper;
 import dev.platform.identity.metrics.MetricsServlet;
 import dev.platform.identity.metrics.ServiceMetrics;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
 import dev.platform.identity.scope.ScopeCatalog;
-import dev.platform.identity.token.ClientAuthenticator;
 import dev.platform.identity.token.ClientKeySets;
 import dev.platform.identity.token.DiscoveryResource;
-import dev.platform.identity.token.SlowBodies;
-import dev.platform.identity.token.TokenIssuer;
+import dev.platform.identity.token.TokenEndpoint;
 import dev.platform.identity.token.TokenMeters;
 import dev.platform.identity.token.TokenServlet;
 import dev.platform.identity.token.UsedAssertions;
@@ -61,6 +62,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -74,9 +76,11 @@ import org.glassfish.jersey.servlet.ServletContainer;
 
 /**
  * The composition root (STYLE 7): reads the settings, opens the database, wires every feature by
- * constructor and registers the token servlet at {@code /oauth/token}, the key list, web.xml's
- * error page and the one Jersey servlet at the context root (an exact mapping wins over {@code
- * /*}). Anything that fails here stops the deployment, with a message that says why.
+ * constructor (a node's keys and the token endpoint through {@code KeyNode} and {@code
+ * TokenEndpoint}, which the tests build theirs with too) and registers the token servlet at {@code
+ * /oauth/token}, the key list, web.xml's error page and the one Jersey servlet at the context root
+ * (an exact mapping wins over {@code /*}). Anything that fails here stops the deployment, with a
+ * message that says why.
  */
 public class Startup implements ServletContextListener {
   private static final Logger LOG = Logger.getLogger(Startup.class.getName());
@@ -84,27 +88,50 @@ public class Startup implements ServletContextListener {
   private Database database;
   private KeyRotation keyRotation;
   private ScheduledExecutorService scheduler;
+  private ScheduledExecutorService databaseProbe;
   private ServiceMetrics serviceMetrics;
+  private ClientKeySets clientKeySets;
 
   @Override
   public void contextInitialized(ServletContextEvent event) {
     try {
       start(event.getServletContext());
-    } catch (InvalidSettingException e) {
-      LOG.severe("The identity service cannot start: " + e.getMessage());
-      close();
-      throw e;
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, "The identity service cannot start: " + e.getMessage(), e);
+      // One line that names the setting is what an operator needs; the stack is at FINE.
+      // The container logs the exception thrown from here once more, with its stack and causes
+      // (Tomcat 60-70 frames, Payara 170-310 lines), so what is thrown carries neither.
+      String reason = reason(e);
+      LOG.severe("The identity service cannot start: " + reason);
+      LOG.log(Level.FINE, "The identity service cannot start", e);
       close();
-      throw e;
+      throw new CannotStartException(reason);
     }
+  }
+
+  /**
+   * The message of this service's own exceptions, which names the setting or resource to fix; for
+   * any other (a library's, a bug), its class too and where its stack is.
+   */
+  private static String reason(RuntimeException e) {
+    boolean ours =
+        e.getClass().getName().startsWith("dev.platform.identity.") && e.getMessage() != null;
+    return ours
+        ? e.getMessage()
+        : e + " (its stack trace is logged at FINE by " + LOG.getName() + ")";
   }
 
   private void close() {
     if (scheduler != null) {
       scheduler.shutdownNow();
       scheduler = null;
+    }
+    if (clientKeySets != null) {
+      clientKeySets.close();
+      clientKeySets = null;
+    }
+    if (databaseProbe != null) {
+      databaseProbe.shutdownNow();
+      databaseProbe = null;
     }
     if (serviceMetrics != null) {
       serviceMetrics.close();
@@ -122,98 +149,111 @@ public class Startup implements ServletContextListener {
 
   private void start(ServletContext context) {
     Settings settings = JndiSettings.fromJndi();
-    ProxyWarning.logIfNoProxyIsTrusted(settings);
-    logKeyIds(settings);
+    ProxyWarning.logIfNoProxyIsTrusted(settings.tokens(), settings.limits());
+    logKeyIds(settings.secrets());
     SecretDigest digest =
-        new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers());
+        new SecretDigest(settings.secrets().pepper(), settings.secrets().previousPeppers());
     Clock clock = Clock.systemUTC();
     SecureRandom random = new SecureRandom();
-    RsaProvider rsa = RsaProvider.choose(settings.rsaEngine());
+    RsaProvider rsa = RsaProvider.choose(settings.keys().engine());
     KeyEncryption keyEncryption =
         new KeyEncryption(
-            settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys(), random, rsa);
-    // Issue 24: the PKCS#11 token, when one is configured, is opened (and logged in to) first, so
+            settings.secrets().keyEncryptionKey(),
+            settings.secrets().previousKeyEncryptionKeys(),
+            random,
+            rsa);
+    // The PKCS#11 token, when one is configured, is opened (and logged in to) first, so
     // a wrong PIN or slot stops the start before the database is changed or an administrator made.
-    PrivateKeys privateKeys = PrivateKeys.of(settings, keyEncryption, clock);
-    database = Database.fromJndi(javaMigrations(settings));
+    PrivateKeys privateKeys = PrivateKeys.of(settings.keys(), keyEncryption, clock);
+    // Every connection under the bulkhead and every statement under the deadline.
+    DatabaseGuard databaseGuard =
+        new DatabaseGuard(
+            settings.limits().database().concurrency(),
+            settings.limits().database().statementTimeout(),
+            clock);
+    database = Database.fromJndi(databaseGuard, javaMigrations(settings.secrets()));
+    DatabaseHealth databaseHealth = DatabaseHealth.of(database, databaseGuard, clock);
+    databaseProbe = Executors.newSingleThreadScheduledExecutor(Startup::probeThread);
+    databaseHealth.scheduleOn(databaseProbe);
     ServiceAccounts accounts = new ServiceAccounts(database);
     new PepperCheck(database.dataSource()).verify(digest);
     SecretPeppers peppers = new SecretPeppers(accounts, digest);
     peppers.warnOfUnknownPeppers(clock.instant());
-    new Bootstrap(accounts, digest, clock, random).run(settings);
-    SigningKeys signingKeys = new SigningKeys(database, keyEncryption);
-    KeyRing keyRing = new KeyRing(signingKeys, privateKeys, settings.keySchedule(), clock);
+    new Bootstrap(accounts, digest, clock, random).run(settings.bootstrap());
     // The one scheduler of the key rotation, the scope refresh, the rate limiter's clean-up and the
     // account counts of /metrics; close() shuts it down. Two threads, so that a slow rotation never
     // delays the scope refresh.
     scheduler = Executors.newScheduledThreadPool(2, Startup::daemon);
-    keyRotation =
-        new KeyRotation(signingKeys, keyRing, privateKeys, settings, clock, random, scheduler);
+    Incident.scheduleFlush(scheduler); // Repeated incidents' counts, once a minute
+    KeyNode keys = KeyNode.of(database, privateKeys, settings.keys(), clock, random, scheduler);
+    KeyRing keyRing = keys.ring();
+    keyRotation = keys.rotation();
     keyRotation.start();
 
     ScopeCatalog scopes = new ScopeCatalog(database);
     scopes.refreshEvery(ScopeCatalog.REFRESH_INTERVAL, scheduler);
 
-    AuditLog audit = new AuditLog(clock);
-    new AuditRetention(database, settings.auditRetention(), clock).scheduleOn(scheduler);
+    new AuditRetention(database, settings.operations().auditRetention(), clock)
+        .scheduleOn(scheduler);
     BearerVerifier verifier =
         BearerVerifier.builder()
-            .issuer(settings.issuer().toString())
+            .issuer(settings.tokens().issuer().toString())
             .clock(clock)
             .keyLocator(keyRing::publicKey)
             .provider(rsa.provider()) // the signer's provider, so identity/rsaProvider = jdk holds
             .build();
-    // Issue 20: the one registry of /metrics, passed to what it counts; never the global one.
+    // The one registry of /metrics, passed to what it counts; never the global one.
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    serviceMetrics = new ServiceMetrics(accounts, settings.secretRotation().maxAge(), clock);
+    // Refusals are audited counted by the minute; the counts of a minute are written soon
+    // after it ends. Console sign-ins also go to the audit trail.
+    AuditLog audit = new AuditLog(clock, registry, new AuditEvents(database));
+    scheduler.scheduleWithFixedDelay(audit::endMinutes, 15, 15, TimeUnit.SECONDS);
+    serviceMetrics =
+        new ServiceMetrics(accounts, settings.accounts().secretRotation().maxAge(), clock);
     serviceMetrics.bindTo(registry, keyRing, keyRotation, scopes);
     serviceMetrics.countEvery(scheduler);
+    databaseGuard.bindTo(registry);
+    databaseHealth.bindTo(registry);
     TokenMeters tokenMeters = new TokenMeters(registry);
-    TokenIssuer issuer =
-        new TokenIssuer(
-            settings.issuer(),
-            settings.tokenLifetime(),
-            settings.adminTokenLifetime(),
-            keyRing,
-            clock,
-            tokenMeters);
-    // Issue 22: private_key_jwt clients; each jti once, the expired ones deleted every 5 minutes.
+    // private_key_jwt clients; each jti once, the expired ones deleted every 5 minutes.
     UsedAssertions usedAssertions = new UsedAssertions(database.dataSource());
     scheduler.scheduleWithFixedDelay(
         () -> usedAssertions.purge(clock.instant()), 5, 5, TimeUnit.MINUTES);
-    ClientKeySets clientKeySets = new ClientKeySets(settings.allowPrivateJwksUris(), clock);
+    // Clients' jwks_uri sets are fetched on ClientKeySets' own threads, refreshed here.
+    clientKeySets = new ClientKeySets(settings.clientKeys(), clock, registry, audit);
+    scheduler.scheduleWithFixedDelay(clientKeySets::refreshDue, 1, 1, TimeUnit.MINUTES);
     TokenServlet tokenEndpoint =
-        new TokenServlet(
-            new ClientAuthenticator(
-                accounts,
-                digest,
-                clock,
-                settings.secretRotation().maxAge(),
-                new ClientAuthenticator.Assertions(
-                    settings.issuer(), usedAssertions, clientKeySets::at)),
+        TokenEndpoint.build(
+            new TokenEndpoint.Policy(
+                settings.tokens().issuer(),
+                settings.tokens().lifetime(),
+                settings.tokens().adminLifetime(),
+                settings.accounts().secretRotation().maxAge(),
+                settings.clientKeys().assertionAudience()
+                    == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT),
+            accounts,
+            digest,
             scopes,
-            issuer,
+            keyRing,
+            usedAssertions,
+            clientKeySets::at,
             audit,
-            tokenMeters);
+            tokenMeters,
+            clock);
     RateLimitFilter rateLimitFilter =
         new RateLimitFilter(
-            rateLimiter(settings, clock),
-            audit,
-            new SlowBodies(clock),
-            tokenEndpoint,
-            tokenMeters,
-            registry);
+            rateLimiter(settings.limits(), clock), audit, tokenEndpoint, tokenMeters, registry);
 
     AdminAuth adminAuth =
-        new AdminAuth(verifier, accounts, audit, settings.managerGrantableScopes());
+        new AdminAuth(verifier, accounts, audit, settings.accounts().managerGrantableScopes());
     Console console =
         new Console(
             new ServiceAccountsResource(
-                settings.issuer(),
+                settings.tokens().issuer(),
                 accounts,
                 digest,
                 scopes,
-                settings.secretRotation(),
+                settings.accounts().secretRotation(),
                 clock,
                 random,
                 clientKeySets::check),
@@ -226,11 +266,12 @@ public class Startup implements ServletContextListener {
                 JacksonFeature.withoutExceptionMappers(),
                 new Json(),
                 new ServerErrorMapper(),
+                new RequestBodies(),
                 new PathParameters(),
-                new HealthResource(database, keyRing),
+                new HealthResource(databaseHealth, keyRing),
                 new UnknownKeyMapper(),
                 new PublicKeysResource(keyRing),
-                new DiscoveryResource(settings.issuer(), scopes),
+                new DiscoveryResource(settings.tokens().issuer(), scopes),
                 new OpenApiResource(),
                 adminAuth,
                 new ApiErrorMapper(),
@@ -240,63 +281,87 @@ public class Startup implements ServletContextListener {
                 console.keys(),
                 new SecretPeppersResource(peppers, clock),
                 console.audit()));
-    // Issue 21: the console's pages, over those same resources and AdminAuth's check.
+    // The console's pages, over those same resources and AdminAuth's check.
     components.addAll(
         console.components(
-            settings, database.dataSource(), adminAuth, rateLimitFilter, verifier, clock, random));
+            settings.tokens().issuer(),
+            settings.secrets(),
+            settings.accounts(),
+            settings.operations(),
+            database.dataSource(),
+            adminAuth,
+            rateLimitFilter,
+            verifier,
+            audit,
+            clock,
+            random));
     ResourceConfig application = new IdentityApplication(components.toArray());
 
     // Filter order, decided here and nowhere else: no web.xml declares a filter, and the container
-    // runs programmatic mappings in the order they are added. So client-address (every path) runs
-    // first, then rate-limit (the token endpoint), which needs the client's address.
-    // The token path reads its body without a thread (issue 26): the rate-limit filter starts an
-    // async request, and once the body is in, judges it and hands it to the token servlet itself.
+    // runs programmatic mappings in the order they are added. Client-address (every path) runs
+    // first, console-headers (the console's paths) next, and the front door (every path)
+    // last: it reads a request's body without a thread and then hands the request to the servlet
+    // the container matched, itself, since the chain has returned by then. So the token endpoint's
+    // rate limit, which needs the body, is part of the token servlet rather than a filter.
     FilterRegistration.Dynamic clientAddress =
-        context.addFilter("client-address", new ClientAddress(settings.trustedProxies()));
+        context.addFilter("client-address", new ClientAddress(settings.limits().trustedProxies()));
     clientAddress.setAsyncSupported(true);
     clientAddress.addMappingForUrlPatterns(null, false, "/*");
-    FilterRegistration.Dynamic rateLimit = context.addFilter("rate-limit", rateLimitFilter);
-    rateLimit.setAsyncSupported(true);
-    rateLimit.addMappingForUrlPatterns(null, false, "/oauth/token");
-    ServletRegistration.Dynamic token = context.addServlet("token", tokenEndpoint);
+    FilterRegistration.Dynamic consoleHeaders =
+        context.addFilter("console-headers", new ConsoleHeaders());
+    consoleHeaders.setAsyncSupported(true);
+    consoleHeaders.addMappingForUrlPatterns(null, false, ConsoleHeaders.PATTERN);
+    FilteredServlet limitedToken = new FilteredServlet(rateLimitFilter, tokenEndpoint);
+    ServletContainer jersey = new ServletContainer(application);
+    FilterRegistration.Dynamic frontDoor =
+        context.addFilter(
+            "front-door",
+            new FrontDoor(
+                Map.of(BodyLimits.TOKEN_SERVLET, limitedToken, BodyLimits.JERSEY_SERVLET, jersey),
+                new AddressShares(settings.limits().requestThreadsPerAddress()),
+                new SlowBodies(clock),
+                registry));
+    frontDoor.setAsyncSupported(true);
+    frontDoor.addMappingForUrlPatterns(null, false, "/*");
+
+    ServletRegistration.Dynamic token = context.addServlet(BodyLimits.TOKEN_SERVLET, limitedToken);
     token.setAsyncSupported(true);
     token.addMapping("/oauth/token");
-    context
-        .addServlet("public-keys", new PublicKeysServlet(keyRing))
-        .addMapping("/api/public-keys");
+    ServletRegistration.Dynamic publicKeys =
+        context.addServlet("public-keys", new PublicKeysServlet(keyRing));
+    publicKeys.setAsyncSupported(true);
+    publicKeys.addMapping("/api/public-keys");
     context.addServlet("error-page", new ErrorPageServlet()).addMapping(ErrorPageServlet.PATH);
-    context
-        .addFilter("console-headers", new ConsoleHeaders())
-        .addMappingForUrlPatterns(null, false, ConsoleHeaders.PATTERN);
-    // Issue 20: /metrics exactly (deny by default: token), or not at all (off: Jersey's 404).
-    if (settings.metricsAccess() != Settings.MetricsAccess.OFF) {
+    // /metrics exactly (deny by default: token), or not at all (off: Jersey's 404).
+    if (settings.operations().metricsAccess() != Settings.MetricsAccess.OFF) {
       BearerVerifier metricsVerifier =
-          settings.metricsAccess() == Settings.MetricsAccess.TOKEN ? verifier : null;
-      context
-          .addServlet("metrics", new MetricsServlet(registry, metricsVerifier, accounts))
-          .addMapping(MetricsServlet.PATH);
+          settings.operations().metricsAccess() == Settings.MetricsAccess.TOKEN ? verifier : null;
+      ServletRegistration.Dynamic metrics =
+          context.addServlet("metrics", new MetricsServlet(registry, metricsVerifier, accounts));
+      metrics.setAsyncSupported(true);
+      metrics.addMapping(MetricsServlet.PATH);
     }
-    ServletRegistration.Dynamic servlet =
-        context.addServlet("identity", new ServletContainer(application));
+    ServletRegistration.Dynamic servlet = context.addServlet(BodyLimits.JERSEY_SERVLET, jersey);
+    servlet.setAsyncSupported(true);
     servlet.addMapping("/*");
     servlet.setLoadOnStartup(1);
-    LOG.info("The identity service is up; issuer " + settings.issuer());
+    LOG.info("The identity service is up; issuer " + settings.tokens().issuer());
   }
 
   /**
-   * Issue 19: which id each configured key has, as rows and digests name them (never a key), so an
-   * operator can tell which file holds the key an error or a count names.
+   * Which id each configured key has, as rows and digests name them (never a key), so an operator
+   * can tell which file holds the key an error or a count names.
    */
-  private static void logKeyIds(Settings settings) {
+  private static void logKeyIds(Settings.Secrets settings) {
     LOG.info(
         "Key-encryption keys by id: current "
             + KeyId.of(settings.keyEncryptionKey(), KeyId.Purpose.KEY_ENCRYPTION)
             + ", previous "
             + ids(settings.previousKeyEncryptionKeys(), KeyId.Purpose.KEY_ENCRYPTION)
             + ". Secret peppers by id: current "
-            + KeyId.of(settings.secretPepper(), KeyId.Purpose.SECRET_PEPPER)
+            + KeyId.of(settings.pepper(), KeyId.Purpose.SECRET_PEPPER)
             + ", previous "
-            + ids(settings.previousSecretPeppers(), KeyId.Purpose.SECRET_PEPPER));
+            + ids(settings.previousPeppers(), KeyId.Purpose.SECRET_PEPPER));
   }
 
   private static List<String> ids(List<SecretKey> keys, KeyId.Purpose purpose) {
@@ -308,18 +373,17 @@ public class Startup implements ServletContextListener {
    * (V6 row MACs, V11 key-encryption key ids, V13 pepper ids): every node, and every test that
    * opens a database as a node does, runs these.
    */
-  public static JavaMigration[] javaMigrations(Settings settings) {
+  public static JavaMigration[] javaMigrations(Settings.Secrets settings) {
     return new JavaMigration[] {
       new KeyRowMacMigration(settings.keyEncryptionKey()),
       new KeyEncryptionKeyIdMigration(
           settings.keyEncryptionKey(), settings.previousKeyEncryptionKeys()),
-      new SecretPepperIdMigration(
-          new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers()))
+      new SecretPepperIdMigration(new SecretDigest(settings.pepper(), settings.previousPeppers()))
     };
   }
 
   /** The memory store, or the database's for several nodes (PostgreSQL only). */
-  private RateLimiter rateLimiter(Settings settings, Clock clock) {
+  private RateLimiter rateLimiter(Settings.Limits settings, Clock clock) {
     if (settings.rateLimitStore() == Settings.RateLimitStore.MEMORY) {
       return RateLimiter.inMemory(clock, settings.tokenRateLimit(), new AuditEvents(database));
     }
@@ -333,6 +397,13 @@ public class Startup implements ServletContextListener {
             database.dataSource(), clock, settings.tokenRateLimit(), new AuditEvents(database));
     scheduler.scheduleWithFixedDelay(limiter::removeExpired, 1, 1, TimeUnit.MINUTES);
     return limiter;
+  }
+
+  /** The readiness probe's own thread: a probe that hangs delays nothing else. */
+  private static Thread probeThread(Runnable task) {
+    Thread thread = new Thread(task, "identity-database-probe");
+    thread.setDaemon(true);
+    return thread;
   }
 
   private static Thread daemon(Runnable task) {

@@ -46,37 +46,13 @@ class BootstrapTest {
     log.close();
   }
 
-  static Settings settings(Optional<BootstrapAccount> bootstrap) {
+  static Settings.Bootstrap settings(Optional<BootstrapAccount> bootstrap) {
     return settings(bootstrap, Optional.empty());
   }
 
-  static Settings settings(Optional<BootstrapAccount> bootstrap, Optional<Path> secretFile) {
-    return new Settings(
-        null,
-        null,
-        null,
-        null,
-        bootstrap,
-        "root",
-        2048,
-        null,
-        Settings.RateLimitStore.MEMORY,
-        60,
-        java.util.List.of(),
-        Settings.RsaEngine.JDK,
-        null,
-        java.util.List.of(),
-        10,
-        secretFile,
-        Settings.SecretRotation.NONE,
-        List.of(),
-        List.of(),
-        Settings.MetricsAccess.TOKEN,
-        Settings.DEFAULT_AUDIT_RETENTION,
-        Settings.DEFAULT_CONSOLE_IDLE_TIMEOUT,
-        false,
-        Settings.KeyStore.DATABASE,
-        Optional.empty());
+  static Settings.Bootstrap settings(
+      Optional<BootstrapAccount> bootstrap, Optional<Path> secretFile) {
+    return new Settings.Bootstrap(bootstrap, "root", secretFile);
   }
 
   Bootstrap bootstrap(Database database) {
@@ -120,7 +96,7 @@ class BootstrapTest {
   void whenConfiguredThenCreatedOnceWithAdminScopeAndNothingPrinted() throws SQLException {
     UUID id = UUID.randomUUID();
     String secret = "configured-bootstrap-secret-0123456789";
-    Settings settings = settings(Optional.of(new BootstrapAccount(id, secret)));
+    Settings.Bootstrap settings = settings(Optional.of(new BootstrapAccount(id, secret)));
     try (Database database = TestDatabases.h2()) {
       bootstrap(database).run(settings);
       bootstrap(database).run(settings);

@@ -216,4 +216,136 @@ class ClientJwksTest {
     assertFalse(message.contains("\n"), message);
     assertTrue(message.length() < 120, message);
   }
+
+  // Issue 36 item 1: a fetched set skips what it cannot use, as RFC 7517 §5 allows.
+
+  static final String OKP =
+      "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"ed\","
+          + "\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\"}";
+
+  static ClientJwks published(String... jwks) throws Exception {
+    return ClientJwks.published(
+        set(jwks).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  static String publishedRefusal(String... jwks) {
+    return assertThrows(java.io.IOException.class, () -> published(jwks)).getMessage();
+  }
+
+  static String encJwk(KeyPair pair, String kid) {
+    return new RSAKey.Builder((RSAPublicKey) pair.getPublic())
+        .keyID(kid)
+        .keyUse(KeyUse.ENCRYPTION)
+        .build()
+        .toJSONString();
+  }
+
+  @Test
+  void whenAFetchedSetHoldsOneUnusableEntryThenTheOthersAreKeptAndOnlyThey() throws Exception {
+    String p384 = ecJwk384(ec("secp384r1"), "p384");
+    String weak = rsaJwk(rsa(1024), "weak");
+    String withPrivate =
+        new RSAKey.Builder((RSAPublicKey) RSA.getPublic())
+            .privateKey(RSA.getPrivate())
+            .keyID("leaked")
+            .build()
+            .toJSONString();
+
+    for (String unusable : java.util.List.of(OKP, encJwk(RSA, "enc"), p384, weak, withPrivate)) {
+      ClientJwks keys = published(ecJwk(EC, "new"), unusable);
+
+      assertEquals(1, keys.keys().size(), unusable);
+      assertEquals("new", keys.keys().get(0).kid());
+      // The strict reading, for an administrator's set, still refuses the whole set.
+      assertThrows(
+          IllegalArgumentException.class, () -> ClientJwks.parse(set(ecJwk(EC, "new"), unusable)));
+    }
+  }
+
+  @Test
+  void whenAFetchedSetHasAKidNamedNullBesideAKeyWithoutKidThenTheNamedKeyIsKept() throws Exception {
+    ClientJwks keys = published(rsaJwk(RSA, "null"), ecJwk(EC, null));
+
+    assertEquals(1, keys.keys().size());
+    assertEquals("null", keys.keys().get(0).kid());
+    assertEquals(RSA.getPublic(), keys.find(Optional.of("null"), "RS256").orElseThrow().key());
+  }
+
+  @Test
+  void whenAFetchedSetNamesKeysOrNTwiceThenItIsRefusedNotReadAsItsLastValue() throws Exception {
+    KeyPair other = rsa(2048);
+    String good = rsaJwk(RSA, "r1");
+    String evil = rsaJwk(other, "r1");
+    String twoKeys = "{\"keys\":[" + good + "],\"keys\":[" + evil + "]}";
+    String evilN = evil.replaceAll(".*\"n\":(\"[^\"]*\").*", "$1");
+    String twoN = "{\"keys\":[" + good.replace("\"n\":", "\"n\":" + evilN + ",\"n\":") + "]}";
+
+    for (String body : java.util.List.of(twoKeys, twoN)) {
+      assertEquals(
+          "jwks is not JSON, or names a member twice",
+          assertThrows(
+                  java.io.IOException.class,
+                  () ->
+                      ClientJwks.published(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+              .getMessage(),
+          body);
+    }
+  }
+
+  static String ecJwk384(KeyPair pair, String kid) {
+    return new ECKey.Builder(Curve.P_384, (ECPublicKey) pair.getPublic())
+        .keyID(kid)
+        .build()
+        .toJSONString();
+  }
+
+  @Test
+  void whenAFetchedSetHoldsNoUsableKeyThenItIsRefused() {
+    assertTrue(
+        publishedRefusal(OKP).startsWith("jwks holds no usable key (jwks: key 0 has kty 'OKP'"));
+    assertEquals("jwks holds no usable key", publishedRefusal());
+    assertEquals(
+        "jwks must be an object with a 'keys' array",
+        assertThrows(java.io.IOException.class, () -> ClientJwks.published("[]".getBytes()))
+            .getMessage());
+  }
+
+  @Test
+  void whenAFetchedSetHasMoreThanTenUsableKeysThenTheFirstTenAreKept() throws Exception {
+    String[] jwks = new String[12];
+    for (int i = 0; i < jwks.length; i++) {
+      jwks[i] = ecJwk(EC, "k" + i);
+    }
+
+    ClientJwks keys = published(jwks);
+
+    assertEquals(ClientJwks.MAX_KEYS, keys.keys().size());
+    assertEquals("k9", keys.keys().get(9).kid());
+    assertThrows(IllegalArgumentException.class, () -> ClientJwks.parse(set(jwks)));
+  }
+
+  @Test
+  void whenAFetchedSetHasMoreEntriesThanTheCapThenItIsRefusedUnread() {
+    String[] jwks = new String[ClientJwks.MAX_ENTRIES + 1];
+    java.util.Arrays.fill(jwks, OKP);
+
+    assertEquals("jwks holds more than 100 entries", publishedRefusal(jwks));
+  }
+
+  @Test
+  void whenFetchedKeysShareAKidOrOneOfSeveralHasNoneThenThoseAreSkipped() throws Exception {
+    String noKid =
+        new ECKey.Builder(Curve.P_256, (ECPublicKey) EC.getPublic()).build().toJSONString();
+    KeyPair other = ec("secp256r1");
+
+    ClientJwks keys = published(ecJwk(EC, "same"), ecJwk(other, "same"), noKid, rsaJwk(RSA, "r"));
+
+    assertEquals(1, keys.keys().size());
+    assertEquals("r", keys.keys().get(0).kid());
+    assertTrue(
+        published(noKid, OKP).find(Optional.empty(), "ES256").isPresent(), "one key, no kid");
+    // A use:enc entry may share the kid of the signature key (RFC 7517 §4.5): only one is usable.
+    assertTrue(
+        published(ecJwk(EC, "k"), encJwk(RSA, "k")).find(Optional.of("k"), "ES256").isPresent());
+  }
 }

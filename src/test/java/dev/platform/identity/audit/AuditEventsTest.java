@@ -29,6 +29,9 @@ class AuditEventsTest {
     database.close();
   }
 
+  /** An administrator's client_id: an actor is written only when it has the form of one. */
+  static final String ADMIN = "ad000000-0000-4000-8000-000000000001";
+
   static AuditQuery all(int limit) {
     return new AuditQuery(
         Optional.empty(),
@@ -42,7 +45,7 @@ class AuditEventsTest {
   }
 
   AuditEvent event(String name, String target, String organization, Instant time) {
-    return AuditEvent.success(time, name, "admin", target, organization, "127.0.0.1", Map.of());
+    return AuditEvent.success(time, name, ADMIN, target, organization, "127.0.0.1", Map.of());
   }
 
   ServiceAccount account() {
@@ -58,7 +61,7 @@ class AuditEventsTest {
         AuditEvent.success(
             NOW,
             "account.create",
-            "admin",
+            ADMIN,
             account.clientId().toString(),
             account.profile().organizationId(),
             "10.0.0.1",
@@ -153,7 +156,7 @@ class AuditEventsTest {
     AuditQuery query =
         new AuditQuery(
             Optional.of("account.create"),
-            Optional.of("admin"),
+            Optional.of(ADMIN),
             Optional.empty(),
             Optional.of(NOW),
             Optional.of(NOW.plusSeconds(2)),

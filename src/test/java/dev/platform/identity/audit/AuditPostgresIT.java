@@ -67,7 +67,7 @@ class AuditPostgresIT {
             AuditEvent.success(
                 NOW,
                 "account.create",
-                "admin",
+                "ad000000-0000-4000-8000-000000000001",
                 account.clientId().toString(),
                 account.profile().organizationId(),
                 "10.0.0.1",

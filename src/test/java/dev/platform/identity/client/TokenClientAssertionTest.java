@@ -17,6 +17,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.platform.identity.key.MutableClock;
 import dev.platform.identity.verify.StubServer;
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -80,6 +81,21 @@ class TokenClientAssertionTest {
     return builder().clientId(ID).privateKeyJwt(pair.getPrivate(), "key-1", alg);
   }
 
+  @Test
+  void whenTheBaseUrlEndsInASlashThenAudIsTheIssuerWithoutIt() throws Exception {
+    TokenClient.builder()
+        .baseUrl(URI.create(stub.uri() + "/"))
+        .clock(clock)
+        .sleeper(wait -> {})
+        .clientId(ID)
+        .privateKeyJwt(EC.getPrivate(), "key-1", "ES256")
+        .build()
+        .token();
+
+    SignedJWT jwt = SignedJWT.parse(form(requests.get(0).body()).get("client_assertion"));
+    assertEquals(stub.uri().toString(), jwt.getPayload().toJSONObject().get("aud"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"RS256", "PS256", "ES256"})
   void whenSigningWithEachAlgorithmThenTheFormCarriesAVerifiableAssertionAndNoAuthorization(
@@ -105,7 +121,10 @@ class TokenClientAssertionTest {
     JWTClaimsSet claims = jwt.getJWTClaimsSet();
     assertEquals(ID, claims.getIssuer());
     assertEquals(ID, claims.getSubject());
-    assertEquals(List.of(stub.uri() + "/oauth/token"), claims.getAudience());
+    assertEquals(
+        stub.uri().toString(),
+        jwt.getPayload().toJSONObject().get("aud"),
+        "issue 36: aud is the issuer, one string, never an array");
     assertEquals(START, claims.getIssueTime().toInstant());
     assertEquals(
         60, (claims.getExpirationTime().getTime() - claims.getIssueTime().getTime()) / 1000);

@@ -3,11 +3,19 @@ package dev.platform.identity.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -40,5 +48,51 @@ class AwaitReadyScriptTest {
 
     assertEquals(2, process.exitValue(), output);
     assertTrue(output.contains("usage: sh await-ready.sh URL LOG [SECONDS]: " + why), output);
+  }
+
+  /**
+   * Issue 36: each round waits for a slow /health/ready (1.5 s here, as under load) besides its 1 s
+   * sleep, so three rounds took about 7.5 s yet said "3 s". The script counts the clock's seconds:
+   * it stops once SECONDS have passed and reports the time that did.
+   */
+  @Test
+  void whenEachCheckIsSlowThenItReportsAndStopsOnTheClocksSeconds() throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/health/ready",
+        exchange -> {
+          try {
+            Thread.sleep(1500);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          exchange.sendResponseHeaders(503, -1);
+          exchange.close();
+        });
+    server.setExecutor(Executors.newFixedThreadPool(2));
+    server.start();
+    Path log = Files.createTempFile("await-ready", ".log");
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort();
+      long started = System.nanoTime();
+      Process process =
+          new ProcessBuilder("sh", "conf/payara/await-ready.sh", url, log.toString(), "3")
+              .redirectErrorStream(true)
+              .start();
+      assertTrue(process.waitFor(30, TimeUnit.SECONDS), "it gives up");
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+      assertEquals(1, process.exitValue(), output);
+      Matcher said = Pattern.compile("not ready after (\\d+) s").matcher(output);
+      assertTrue(said.find(), output);
+      long reported = Long.parseLong(said.group(1));
+      assertTrue(reported >= 3 && Math.abs(reported - seconds) <= 1, seconds + " s: " + output);
+      assertTrue(seconds < 7, "three rounds of 2.5 s would be 7.5 s; took " + seconds + " s");
+    } finally {
+      server.stop(0);
+      ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+      Files.delete(log);
+    }
   }
 }

@@ -12,10 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import javax.naming.CommunicationException;
 import javax.naming.NameNotFoundException;
 import javax.naming.NamingException;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class JndiSettingsTest {
@@ -42,21 +47,66 @@ class JndiSettingsTest {
   void whenDefaultsThenEverySettingIsTyped() {
     Settings settings = read(valid());
 
-    assertEquals("https://identity.example.com", settings.issuer().toString());
-    assertEquals(Duration.ofDays(1), settings.tokenLifetime());
-    assertEquals(32, settings.keyEncryptionKey().getEncoded().length);
-    assertEquals("AES", settings.keyEncryptionKey().getAlgorithm());
-    assertEquals("HmacSHA256", settings.secretPepper().getAlgorithm());
-    assertTrue(settings.bootstrap().isEmpty());
-    assertEquals("root", settings.bootstrapOrganization());
-    assertEquals(2048, settings.signingKeySize());
-    assertEquals(Duration.ofDays(90), settings.keySchedule().rotationInterval());
-    assertEquals(Duration.ofHours(24), settings.keySchedule().prePublication());
-    assertEquals(Duration.ofHours(25), settings.keySchedule().retention());
-    assertEquals(Duration.ofSeconds(30), settings.keySchedule().refresh());
-    assertEquals(Settings.RateLimitStore.MEMORY, settings.rateLimitStore());
-    assertEquals(Duration.ofDays(1), settings.adminTokenLifetime(), "unset: the token lifetime");
-    assertEquals(List.of(), settings.managerGrantableScopes());
+    assertEquals("https://identity.example.com", settings.tokens().issuer().toString());
+    assertEquals(Duration.ofDays(1), settings.tokens().lifetime());
+    assertEquals(32, settings.secrets().keyEncryptionKey().getEncoded().length);
+    assertEquals("AES", settings.secrets().keyEncryptionKey().getAlgorithm());
+    assertEquals("HmacSHA256", settings.secrets().pepper().getAlgorithm());
+    assertTrue(settings.bootstrap().account().isEmpty());
+    assertEquals("root", settings.bootstrap().organization());
+    assertEquals(2048, settings.keys().size());
+    assertEquals(Duration.ofDays(90), settings.keys().schedule().rotationInterval());
+    assertEquals(Duration.ofHours(24), settings.keys().schedule().prePublication());
+    assertEquals(Duration.ofHours(25), settings.keys().schedule().retention());
+    assertEquals(Duration.ofSeconds(30), settings.keys().schedule().refresh());
+    assertEquals(Settings.RateLimitStore.MEMORY, settings.limits().rateLimitStore());
+    assertEquals(
+        Duration.ofDays(1), settings.tokens().adminLifetime(), "unset: the token lifetime");
+    assertEquals(List.of(), settings.accounts().managerGrantableScopes());
+  }
+
+  @Test
+  void whenTheSettingsAreReadThenExactlyTheDeclaredEntriesAreLookedUp() {
+    Map<String, Object> entries = valid();
+    Set<String> lookedUp = new TreeSet<>();
+
+    JndiSettings.read(
+        name -> {
+          lookedUp.add(name);
+          return entries.get(name);
+        });
+
+    assertEquals(
+        Arrays.stream(Setting.values())
+            .map(Setting::entry)
+            .collect(Collectors.toCollection(TreeSet::new)),
+        lookedUp);
+  }
+
+  @Test
+  void whenAnEntryIsUnsetThenItsDeclaredDefaultIsRead() {
+    Map<String, Object> explicit = valid();
+    for (Setting setting : Setting.values()) {
+      if (!setting.inWebXml() && !setting.byDefault().isEmpty()) {
+        assertEquals(null, explicit.put(setting.entry(), setting.byDefault()), setting.entry());
+      }
+    }
+    assertTrue(explicit.size() > valid().size(), "some defaults are the reader's");
+
+    assertEquals(read(explicit), read(valid()));
+  }
+
+  @Test
+  void whenTheSettingsArePrintedThenNoSecretShows() {
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.BOOTSTRAP_CLIENT_ID, UUID.randomUUID().toString());
+    entries.put(JndiSettings.BOOTSTRAP_CLIENT_SECRET, "a-long-enough-bootstrap-secret-0123456789");
+
+    String printed = read(entries).toString();
+
+    assertFalse(printed.contains("a-long-enough-bootstrap-secret"), printed);
+    assertTrue(printed.contains("keyEncryptionKey=(hidden)"), printed);
+    assertTrue(printed.contains("pepper=(hidden)"), printed);
   }
 
   @Test
@@ -67,15 +117,17 @@ class JndiSettingsTest {
 
     Settings settings = read(entries);
 
-    assertEquals(Duration.ofHours(1), settings.adminTokenLifetime());
-    assertEquals(List.of("kitchen:*", "catalog:products.view"), settings.managerGrantableScopes());
+    assertEquals(Duration.ofHours(1), settings.tokens().adminLifetime());
+    assertEquals(
+        List.of("kitchen:*", "catalog:products.view"),
+        settings.accounts().managerGrantableScopes());
   }
 
   @Test
   void whenSecretRotationSettingsAreUnsetOrGivenThenTheyAreRead() {
     assertEquals(
         new Settings.SecretRotation(Duration.ofDays(7), Optional.empty()),
-        read(valid()).secretRotation(),
+        read(valid()).accounts().secretRotation(),
         "unset: an overlap of up to 7 days, no maximum age");
     Map<String, Object> entries = valid();
     entries.put(JndiSettings.MAX_SECRET_OVERLAP, "PT0S");
@@ -83,15 +135,32 @@ class JndiSettingsTest {
 
     assertEquals(
         new Settings.SecretRotation(Duration.ZERO, Optional.of(Duration.ofDays(90))),
-        read(entries).secretRotation());
+        read(entries).accounts().secretRotation());
+  }
+
+  @Test
+  void whenAssertionAudienceIsUnsetOrGivenThenItIsReadAndCheckedNamingTheEntry() {
+    assertEquals(
+        Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT,
+        read(valid()).clientKeys().assertionAudience(),
+        "unset: issuer-or-token-endpoint");
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.ASSERTION_AUDIENCE, "issuer");
+    assertEquals(Settings.AssertionAudience.ISSUER, read(entries).clientKeys().assertionAudience());
+    entries.put(JndiSettings.ASSERTION_AUDIENCE, "token-endpoint");
+    InvalidSettingException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            InvalidSettingException.class, () -> read(entries));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        e.getMessage().contains(JndiSettings.ASSERTION_AUDIENCE), e.getMessage());
   }
 
   @Test
   void whenAuditRetentionIsUnsetOrGivenThenItIsReadAndCheckedNamingTheEntry() {
-    assertEquals(Duration.ofDays(400), read(valid()).auditRetention(), "unset: P400D");
+    assertEquals(Duration.ofDays(400), read(valid()).operations().auditRetention(), "unset: P400D");
     Map<String, Object> entries = valid();
     entries.put(JndiSettings.AUDIT_RETENTION, "P30D");
-    assertEquals(Duration.ofDays(30), read(entries).auditRetention());
+    assertEquals(Duration.ofDays(30), read(entries).operations().auditRetention());
     for (String bad : List.of("PT1H", "P3651D", "a year")) {
       entries.put(JndiSettings.AUDIT_RETENTION, bad);
       InvalidSettingException e =
@@ -99,6 +168,37 @@ class JndiSettingsTest {
               InvalidSettingException.class, () -> read(entries));
       org.junit.jupiter.api.Assertions.assertTrue(
           e.getMessage().contains(JndiSettings.AUDIT_RETENTION), e.getMessage());
+    }
+  }
+
+  /** Issue 36 items 1 and 10. */
+  @Test
+  void whenJwksUriSettingsAreUnsetOrGivenThenTheyAreReadAndCheckedNamingTheEntry() {
+    assertEquals(
+        new Settings.JwksUris(java.util.Set.of(), Duration.ofHours(1)),
+        read(valid()).clientKeys().jwksUris(),
+        "unset: 443 only, PT1H");
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.JWKS_URI_PORTS, "8443, 9443,8443");
+    entries.put(JndiSettings.CLIENT_KEY_SET_MAX_AGE, "PT15M");
+    assertEquals(
+        new Settings.JwksUris(java.util.Set.of(8443, 9443), Duration.ofMinutes(15)),
+        read(entries).clientKeys().jwksUris());
+    for (String bad : List.of("0", "65536", "-1", "22a", "443;22", "99999999999")) {
+      Map<String, Object> ports = valid();
+      ports.put(JndiSettings.JWKS_URI_PORTS, bad);
+      InvalidSettingException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              InvalidSettingException.class, () -> read(ports));
+      assertTrue(e.getMessage().contains(JndiSettings.JWKS_URI_PORTS), e.getMessage());
+    }
+    for (String bad : List.of("PT9M", "P2D", "an hour")) {
+      Map<String, Object> age = valid();
+      age.put(JndiSettings.CLIENT_KEY_SET_MAX_AGE, bad);
+      InvalidSettingException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              InvalidSettingException.class, () -> read(age));
+      assertTrue(e.getMessage().contains(JndiSettings.CLIENT_KEY_SET_MAX_AGE), e.getMessage());
     }
   }
 
@@ -112,9 +212,9 @@ class JndiSettingsTest {
 
     Settings settings = read(entries);
 
-    assertEquals(Duration.ofHours(1), settings.tokenLifetime());
-    assertEquals(3072, settings.signingKeySize());
-    assertEquals(Settings.RateLimitStore.DATABASE, settings.rateLimitStore());
+    assertEquals(Duration.ofHours(1), settings.tokens().lifetime());
+    assertEquals(3072, settings.keys().size());
+    assertEquals(Settings.RateLimitStore.DATABASE, settings.limits().rateLimitStore());
   }
 
   @ParameterizedTest
@@ -133,7 +233,7 @@ class JndiSettingsTest {
     Map<String, Object> entries = valid();
     entries.put(JndiSettings.ISSUER, issuer);
 
-    assertEquals(issuer, read(entries).issuer().toString());
+    assertEquals(issuer, read(entries).tokens().issuer().toString());
   }
 
   @ParameterizedTest
@@ -172,7 +272,7 @@ class JndiSettingsTest {
 
     assertEquals(
         List.of("127.0.0.1", "0:0:0:0:0:0:0:1", "2001:db8:0:0:0:0:0:7"),
-        read(entries).trustedProxies());
+        read(entries).limits().trustedProxies());
   }
 
   @Test
@@ -184,7 +284,7 @@ class JndiSettingsTest {
 
     Settings settings = read(entries);
 
-    assertEquals(id, settings.bootstrap().orElseThrow().clientId());
+    assertEquals(id, settings.bootstrap().account().orElseThrow().clientId());
     assertFalse(settings.toString().contains("a-long-enough-bootstrap-secret"));
   }
 
@@ -194,7 +294,7 @@ class JndiSettingsTest {
     entries.put(JndiSettings.BOOTSTRAP_CLIENT_ID, "");
     entries.put(JndiSettings.BOOTSTRAP_CLIENT_SECRET, " ");
 
-    assertTrue(read(entries).bootstrap().isEmpty());
+    assertTrue(read(entries).bootstrap().account().isEmpty());
   }
 
   @ParameterizedTest(name = "{0} = ''{1}'' fails: {2}")
@@ -210,7 +310,7 @@ class JndiSettingsTest {
         "identity/issuer | https://identity.example.com?x=1 | no query",
         "identity/issuer | https://user@identity.example.com | no query, fragment or user",
         "identity/tokenLifetime | 24h | is not an ISO-8601 duration",
-        "identity/tokenLifetime | PT30S | must be at least",
+        "identity/tokenLifetime | PT30S | must be at least 1 minute (PT1M)",
         "identity/tokenLifetime | P2D | must be at most",
         "identity/keyEncryptionKey | <unset> | is not set",
         "identity/keyEncryptionKey | not*base64 | is not base64",
@@ -221,7 +321,7 @@ class JndiSettingsTest {
         "identity/signingKeySize | 1024 | from 2048 to 8192",
         "identity/signingKeySize | 2049 | multiple of 8",
         "identity/signingKeySize | big | is not a whole number",
-        "identity/keyPrePublication | PT30M | must be at least",
+        "identity/keyPrePublication | PT30M | must be at least 1 hour (PT1H)",
         "identity/keyRetention | PT24H | must be at least the token lifetime plus 5 minutes",
         "identity/keyRotationInterval | PT24H | must be at least the pre-publication time",
         "identity/keyRingRefresh | PT0S | must be at least",
@@ -356,11 +456,11 @@ class JndiSettingsTest {
     Settings settings = read(entries);
     Settings plain = read(valid());
 
-    assertEquals(plain.keyEncryptionKey(), settings.keyEncryptionKey());
-    assertEquals(plain.secretPepper(), settings.secretPepper());
+    assertEquals(plain.secrets().keyEncryptionKey(), settings.secrets().keyEncryptionKey());
+    assertEquals(plain.secrets().pepper(), settings.secrets().pepper());
     assertEquals(
         new Settings.BootstrapAccount(id, "a-long-enough-bootstrap-secret-0123456789"),
-        settings.bootstrap().orElseThrow());
+        settings.bootstrap().account().orElseThrow());
   }
 
   @ParameterizedTest
@@ -455,8 +555,8 @@ class JndiSettingsTest {
     Path dangling = Files.createSymbolicLink(folder.resolve("dangling"), folder.resolve("gone"));
 
     assertEquals(
-        read(valid()).secretPepper(),
-        read(withFile(JndiSettings.SECRET_PEPPER_FILE, link)).secretPepper());
+        read(valid()).secrets().pepper(),
+        read(withFile(JndiSettings.SECRET_PEPPER_FILE, link)).secrets().pepper());
     Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-rw-rw-"));
     String worldReadable = refused(withFile(JndiSettings.SECRET_PEPPER_FILE, link)).getMessage();
     assertTrue(worldReadable.contains("(rw-rw-rw-); make it owner-only"), worldReadable);
@@ -538,8 +638,8 @@ class JndiSettingsTest {
     entries.put(JndiSettings.BOOTSTRAP_SECRET_OUTPUT, "file");
     entries.put(JndiSettings.BOOTSTRAP_SECRET_FILE, folder.resolve("admin.txt").toString());
 
-    assertEquals(Optional.of(folder.resolve("admin.txt")), read(entries).bootstrapSecretFile());
-    assertEquals(Optional.empty(), read(valid()).bootstrapSecretFile(), "log");
+    assertEquals(Optional.of(folder.resolve("admin.txt")), read(entries).bootstrap().secretFile());
+    assertEquals(Optional.empty(), read(valid()).bootstrap().secretFile(), "log");
   }
 
   @ParameterizedTest(name = "{0}, {1}: {2}")
@@ -650,14 +750,16 @@ class JndiSettingsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(
-      strings = {
-        JndiSettings.KEY_ENCRYPTION_KEY_FILE,
-        JndiSettings.SECRET_PEPPER_FILE,
-        JndiSettings.BOOTSTRAP_CLIENT_SECRET_FILE,
-        JndiSettings.BOOTSTRAP_SECRET_FILE
+  @EnumSource(
+      value = Setting.class,
+      names = {
+        "KEY_ENCRYPTION_KEY_FILE",
+        "SECRET_PEPPER_FILE",
+        "BOOTSTRAP_CLIENT_SECRET_FILE",
+        "BOOTSTRAP_SECRET_FILE"
       })
-  void whenAFileSettingIsARelativePathThenRefusedNamingTheSetting(String entry) {
+  void whenAFileSettingIsARelativePathThenRefusedNamingTheSetting(Setting setting) {
+    String entry = setting.entry();
     Map<String, Object> entries =
         entry.equals(JndiSettings.BOOTSTRAP_SECRET_FILE)
             ? withOutputFile(Path.of("admin.txt"))
@@ -682,8 +784,8 @@ class JndiSettingsTest {
   void whenPreviousKeysAreUnsetThenThereAreNone() {
     Settings settings = read(valid());
 
-    assertEquals(List.of(), settings.previousKeyEncryptionKeys());
-    assertEquals(List.of(), settings.previousSecretPeppers());
+    assertEquals(List.of(), settings.secrets().previousKeyEncryptionKeys());
+    assertEquals(List.of(), settings.secrets().previousPeppers());
   }
 
   @Test
@@ -699,14 +801,14 @@ class JndiSettingsTest {
 
     Settings settings = read(entries);
 
-    assertEquals(2, settings.previousKeyEncryptionKeys().size());
-    assertEquals("AES", settings.previousKeyEncryptionKeys().get(0).getAlgorithm());
+    assertEquals(2, settings.secrets().previousKeyEncryptionKeys().size());
+    assertEquals("AES", settings.secrets().previousKeyEncryptionKeys().get(0).getAlgorithm());
     assertEquals(
         OTHER_KEK,
         java.util.Base64.getEncoder()
-            .encodeToString(settings.previousKeyEncryptionKeys().get(0).getEncoded()));
-    assertEquals(2, settings.previousSecretPeppers().size());
-    assertEquals("HmacSHA256", settings.previousSecretPeppers().get(1).getAlgorithm());
+            .encodeToString(settings.secrets().previousKeyEncryptionKeys().get(0).getEncoded()));
+    assertEquals(2, settings.secrets().previousPeppers().size());
+    assertEquals("HmacSHA256", settings.secrets().previousPeppers().get(1).getAlgorithm());
   }
 
   @ParameterizedTest

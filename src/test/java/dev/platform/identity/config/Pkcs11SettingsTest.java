@@ -48,16 +48,16 @@ class Pkcs11SettingsTest {
   void whenUnsetThenNewKeysAreMadeInTheDatabaseAndNoTokenIsOpened() {
     Settings settings = TestSettings.with(Map.of());
 
-    assertEquals(Settings.KeyStore.DATABASE, settings.keyStore());
-    assertEquals(Optional.empty(), settings.pkcs11());
+    assertEquals(Settings.KeyStore.DATABASE, settings.keys().store());
+    assertEquals(Optional.empty(), settings.keys().pkcs11());
   }
 
   @Test
   void whenATokenIsNamedBySlotThenItsSettingsAreRead() throws IOException {
     Settings settings = JndiSettings.read(token()::get);
 
-    assertEquals(Settings.KeyStore.PKCS11, settings.keyStore());
-    Settings.Pkcs11 pkcs11 = settings.pkcs11().orElseThrow();
+    assertEquals(Settings.KeyStore.PKCS11, settings.keys().store());
+    Settings.Pkcs11 pkcs11 = settings.keys().pkcs11().orElseThrow();
     assertEquals(module(), pkcs11.library());
     assertEquals(OptionalLong.of(1234567), pkcs11.slot());
     assertEquals(PIN, pkcs11.pin());
@@ -72,8 +72,8 @@ class Pkcs11SettingsTest {
 
     Settings settings = JndiSettings.read(entries::get);
 
-    assertEquals(Settings.KeyStore.DATABASE, settings.keyStore());
-    assertTrue(settings.pkcs11().isPresent());
+    assertEquals(Settings.KeyStore.DATABASE, settings.keys().store());
+    assertTrue(settings.keys().pkcs11().isPresent());
   }
 
   @Test
@@ -84,7 +84,7 @@ class Pkcs11SettingsTest {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     entries.put(JndiSettings.PKCS11_PIN_FILE, file.toString());
 
-    assertEquals(PIN, JndiSettings.read(entries::get).pkcs11().orElseThrow().pin());
+    assertEquals(PIN, JndiSettings.read(entries::get).keys().pkcs11().orElseThrow().pin());
   }
 
   @ParameterizedTest
@@ -151,7 +151,7 @@ class Pkcs11SettingsTest {
     entries.remove(JndiSettings.PKCS11_SLOT);
     entries.put(JndiSettings.PKCS11_TOKEN_LABEL, "identity prod");
 
-    Settings.Pkcs11 pkcs11 = JndiSettings.read(entries::get).pkcs11().orElseThrow();
+    Settings.Pkcs11 pkcs11 = JndiSettings.read(entries::get).keys().pkcs11().orElseThrow();
 
     assertEquals(Optional.of("identity prod"), pkcs11.tokenLabel());
     assertEquals(OptionalLong.empty(), pkcs11.slot());

@@ -36,9 +36,15 @@ class ConsoleRulesTest {
   }
 
   static Class<?>[] consoleResources() {
+    dev.platform.identity.config.Settings settings =
+        dev.platform.identity.config.TestSettings.with(java.util.Map.of());
     return new Console(null, null, null, null)
             .components(
-                dev.platform.identity.config.TestSettings.with(java.util.Map.of()),
+                settings.tokens().issuer(),
+                settings.secrets(),
+                settings.accounts(),
+                settings.operations(),
+                null,
                 null,
                 null,
                 null,

@@ -3,24 +3,28 @@ package dev.platform.identity.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.config.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * Issue 25: docs/configuration.md's table cannot drift from the code. It names exactly the settings
- * that {@code JndiSettings} reads, and for each that {@code web.xml} gives a default, the table's
- * default column shows that value ({@code `value`}), or says "empty" where the value is empty.
+ * docs/configuration.md's table cannot drift from the code. It names exactly the settings declared
+ * in {@link Setting} (which {@code JndiSettings} reads), and its default column shows each declared
+ * default ({@code `value`}) and each default {@code web.xml} gives, or says "empty" (or "unset",
+ * "none") where there is none; web.xml's defaults are the declared ones.
  */
 class ConfigurationDocTest {
   static final Path TABLE = Path.of("docs/configuration.md");
@@ -37,18 +41,11 @@ class ConfigurationDocTest {
     return rows;
   }
 
-  /** Every setting name JndiSettings reads, as its source spells it. */
-  static Set<String> read() throws IOException {
-    Set<String> names = new TreeSet<>();
-    Matcher name =
-        Pattern.compile("\"(identity/\\w+)\"")
-            .matcher(
-                Files.readString(
-                    Path.of("src/main/java/dev/platform/identity/config/JndiSettings.java")));
-    while (name.find()) {
-      names.add(name.group(1));
-    }
-    return names;
+  /** Every setting JndiSettings reads: the declared ones. */
+  static Set<String> read() {
+    return Arrays.stream(Setting.values())
+        .map(Setting::entry)
+        .collect(Collectors.toCollection(TreeSet::new));
   }
 
   /** web.xml's env-entries: name to default value. */
@@ -69,7 +66,7 @@ class ConfigurationDocTest {
   }
 
   @Test
-  void whenTheCodeReadsASettingThenTheTableHasItAndNothingElse() throws IOException {
+  void whenASettingIsDeclaredThenTheTableHasItAndNothingElse() throws IOException {
     Set<String> read = read();
     assertTrue(read.size() >= 30, read.toString());
     assertEquals(read, new TreeSet<>(documented().keySet()));
@@ -93,6 +90,40 @@ class ConfigurationDocTest {
                 + entry.getValue()
                 + "; the table says "
                 + column);
+      }
+    }
+  }
+
+  @Test
+  void whenASettingDeclaresADefaultThenTheTableShowsIt() throws IOException {
+    Map<String, String> documented = documented();
+    for (Setting setting : Setting.values()) {
+      String column = documented.get(setting.entry());
+      if (setting.byDefault().isEmpty()) {
+        assertTrue(
+            column.startsWith("empty") || column.startsWith("unset") || column.startsWith("none"),
+            setting.entry() + " declares no default; the table says " + column);
+      } else {
+        assertTrue(
+            column.contains("`" + setting.byDefault() + "`"),
+            setting.entry()
+                + " declares the default "
+                + setting.byDefault()
+                + "; the table says "
+                + column);
+      }
+    }
+  }
+
+  @Test
+  void whenWebXmlGivesADefaultThenItIsTheDeclaredOne() throws Exception {
+    Map<String, String> defaults = defaults();
+    for (Setting setting : Setting.values()) {
+      String value = defaults.get(setting.entry());
+      if (setting.inWebXml()) {
+        assertEquals(setting.byDefault(), value, setting.entry() + " in web.xml");
+      } else if (value != null && !value.isEmpty()) {
+        assertEquals(setting.byDefault(), value, setting.entry() + " in web.xml");
       }
     }
   }

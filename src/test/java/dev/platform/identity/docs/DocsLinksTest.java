@@ -96,6 +96,66 @@ class DocsLinksTest {
     assertTrue(broken.isEmpty(), String.join("\n", broken));
   }
 
+  /** A relative path that climbs: {@code ../x}, {@code ../../x}, in a link or in plain text. */
+  static final Pattern CLIMBING_PATH = Pattern.compile("(?:\\.\\./)+[A-Za-z0-9_.#/-]*");
+
+  /**
+   * Issue 36: someone who clones the repository finds everything a document points to. So no link
+   * or path in README.md or docs/ (code blocks included) climbs out of the repository, as {@code
+   * ../shared/SPEC.md} from README.md did.
+   */
+  @Test
+  void whenADocumentNamesAPathThenItStaysInTheRepository() throws IOException {
+    Path repository = Path.of("").toAbsolutePath();
+    List<String> leaving = new ArrayList<>();
+    int checked = 0;
+    for (Path document : documents()) {
+      Matcher path = CLIMBING_PATH.matcher(Files.readString(document));
+      while (path.find()) {
+        checked++;
+        Path resolved =
+            document.toAbsolutePath().resolveSibling(path.group().replaceFirst("#.*", ""));
+        if (!resolved.normalize().startsWith(repository)) {
+          leaving.add(document + ": " + path.group());
+        }
+      }
+    }
+    assertTrue(checked >= 1, checked + " climbing paths");
+    assertTrue(leaving.isEmpty(), "outside the repository:\n" + String.join("\n", leaving));
+  }
+
+  /** A test class named in backquotes: {@code `FooTest`}, {@code `FooIT#whenX…`}. */
+  static final Pattern NAMED_TEST = Pattern.compile("`([A-Z][A-Za-z0-9]*(?:Test|IT))\\b");
+
+  /**
+   * A document that names a test as the proof of something names one that exists: a test moved or
+   * renamed takes the documents with it (security.md named {@code ClientAssertionsEcdsaTest} after
+   * its check had moved to {@code JwsAlgorithmEcdsaTest}).
+   */
+  @Test
+  void whenADocumentNamesATestThenTheTestExists() throws IOException {
+    Set<String> tests = new HashSet<>();
+    try (Stream<Path> sources = Files.walk(Path.of("src/test/java"))) {
+      sources
+          .map(path -> path.getFileName().toString())
+          .filter(name -> name.endsWith(".java"))
+          .forEach(name -> tests.add(name.substring(0, name.length() - ".java".length())));
+    }
+    List<String> missing = new ArrayList<>();
+    int checked = 0;
+    for (Path document : documents()) {
+      Matcher named = NAMED_TEST.matcher(Files.readString(document));
+      while (named.find()) {
+        checked++;
+        if (!tests.contains(named.group(1))) {
+          missing.add(document + ": " + named.group(1));
+        }
+      }
+    }
+    assertTrue(checked >= 50, checked + " tests named");
+    assertTrue(missing.isEmpty(), "no such test:\n" + String.join("\n", missing));
+  }
+
   @Test
   void whenAHeadingIsSluggedThenItIsGitHubsAnchor() {
     assertTrue(

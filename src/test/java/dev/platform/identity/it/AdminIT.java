@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.TestSettings;
 import java.net.URL;
-import java.net.URLEncoder;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -52,29 +50,8 @@ class AdminIT {
   /** A client's credentials, from the creation response. */
   record Client(String id, String secret) {}
 
-  HttpResponse<String> tokenResponse(String id, String secret) {
-    String form =
-        "grant_type=client_credentials&client_id="
-            + URLEncoder.encode(id, StandardCharsets.UTF_8)
-            + "&client_secret="
-            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
-    return http()
-        .send(
-            http()
-                .request("/oauth/token")
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form))
-                .build());
-  }
-
-  String token(String id, String secret) {
-    HttpResponse<String> response = tokenResponse(id, secret);
-    assertEquals(200, response.statusCode(), response.body());
-    return Http.json(response).get("access_token").asText();
-  }
-
   String adminToken() {
-    return token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    return http().adminToken();
   }
 
   HttpResponse<String> call(String method, String path, String token, String json) {
@@ -162,7 +139,7 @@ class AdminIT {
             .firstValue("Location")
             .orElseThrow()
             .equals(Deployments.ISSUER + "/admin/v1/service-accounts/" + id));
-    assertEquals(200, tokenResponse(id, secret).statusCode());
+    assertEquals(200, http().tokenResponse(id, secret).statusCode());
 
     JsonNode read = Http.json(call("GET", "/service-accounts/" + id, admin, null));
     assertEquals("orders", read.get("name").asText());
@@ -180,7 +157,7 @@ class AdminIT {
         Http.json(call("POST", "/service-accounts/" + id + "/deactivate", admin, null))
             .get("status")
             .asText());
-    HttpResponse<String> revoked = tokenResponse(id, secret);
+    HttpResponse<String> revoked = http().tokenResponse(id, secret);
     assertEquals(401, revoked.statusCode());
     assertTrue(revoked.body().contains("revoked"));
 
@@ -189,18 +166,18 @@ class AdminIT {
         Http.json(call("POST", "/service-accounts/" + id + "/reactivate", admin, null))
             .get("status")
             .asText());
-    assertEquals(200, tokenResponse(id, secret).statusCode());
+    assertEquals(200, http().tokenResponse(id, secret).statusCode());
 
     JsonNode rotated = Http.json(call("POST", "/service-accounts/" + id + "/secret", admin, null));
     String newSecret = rotated.get("client_secret").asText();
     assertEquals(id, rotated.get("client_id").asText());
     assertNotEquals(secret, newSecret);
-    assertEquals(401, tokenResponse(id, secret).statusCode());
-    assertEquals(200, tokenResponse(id, newSecret).statusCode());
+    assertEquals(401, http().tokenResponse(id, secret).statusCode());
+    assertEquals(200, http().tokenResponse(id, newSecret).statusCode());
 
     HttpResponse<String> deleted = call("DELETE", "/service-accounts/" + id, admin, null);
     assertEquals(204, deleted.statusCode());
-    HttpResponse<String> afterDelete = tokenResponse(id, newSecret);
+    HttpResponse<String> afterDelete = http().tokenResponse(id, newSecret);
     assertEquals(401, afterDelete.statusCode());
     assertTrue(afterDelete.body().contains("revoked"));
     message(call("GET", "/service-accounts/" + id, admin, null), 404);
@@ -246,8 +223,8 @@ class AdminIT {
     assertTrue(
         Duration.between(Instant.now(), expiresAt).compareTo(Duration.ofHours(23)) > 0,
         expiresAt.toString());
-    assertEquals(200, tokenResponse(client.id(), newSecret).statusCode());
-    assertEquals(200, tokenResponse(client.id(), client.secret()).statusCode());
+    assertEquals(200, http().tokenResponse(client.id(), newSecret).statusCode());
+    assertEquals(200, http().tokenResponse(client.id(), client.secret()).statusCode());
     List<String> used =
         audit.messages().stream()
             .filter(line -> line.contains("\"token.issue\""))
@@ -274,9 +251,9 @@ class AdminIT {
     assertFalse(
         Http.json(call("GET", "/service-accounts/" + client.id(), admin, null))
             .has("previous_secret_expires_at"));
-    assertEquals(401, tokenResponse(client.id(), client.secret()).statusCode());
-    assertEquals(401, tokenResponse(client.id(), newSecret).statusCode());
-    assertEquals(200, tokenResponse(client.id(), third).statusCode());
+    assertEquals(401, http().tokenResponse(client.id(), client.secret()).statusCode());
+    assertEquals(401, http().tokenResponse(client.id(), newSecret).statusCode());
+    assertEquals(200, http().tokenResponse(client.id(), third).statusCode());
   }
 
   @Test
@@ -297,18 +274,18 @@ class AdminIT {
       String message = message(call("POST", path, admin, body), 400);
       assertTrue(message.contains(field) || message.contains("valid_for"), message);
     }
-    assertEquals(200, tokenResponse(client.id(), client.secret()).statusCode());
+    assertEquals(200, http().tokenResponse(client.id(), client.secret()).statusCode());
 
     // Beyond reach, a body changes nothing either: 403 without an accounts scope, 404 (as for
     // every account operation) for a manager of another organization.
     Client keeper = create(admin, account("org-r", "\"identity:keys.manage\""));
-    String keys = token(keeper.id(), keeper.secret());
+    String keys = http().token(keeper.id(), keeper.secret());
     message(call("POST", path, keys, "{\"" + field + "\":\"PT1H\"}"), 403);
     Client manager = create(admin, account("org-q", "\"identity:accounts.manage\""));
-    String managerToken = token(manager.id(), manager.secret());
+    String managerToken = http().token(manager.id(), manager.secret());
     message(call("POST", path, managerToken, "{\"" + field + "\":\"PT1H\"}"), 404);
     message(call("POST", path, managerToken, "{\"" + field + "\":\"nonsense\"}"), 404);
-    assertEquals(200, tokenResponse(client.id(), client.secret()).statusCode());
+    assertEquals(200, http().tokenResponse(client.id(), client.secret()).statusCode());
   }
 
   @Test
@@ -391,7 +368,7 @@ class AdminIT {
     String admin = adminToken();
     Client manager = create(admin, account("org-m", "\"identity:accounts.manage\", \"catalog:*\""));
     String other = create(admin, account("org-n", "\"catalog:*\"")).id();
-    String managerToken = token(manager.id(), manager.secret());
+    String managerToken = http().token(manager.id(), manager.secret());
 
     String own = create(managerToken, account("org-m", "\"catalog:products.view\"")).id();
     assertTrue(call("GET", "/service-accounts", managerToken, null).body().contains(own));
@@ -456,7 +433,7 @@ class AdminIT {
     message(call("PUT", "/scopes/Not%20A%20Scope", admin, "{\"description\":\"x\"}"), 400);
 
     Client client = create(admin, account("org-c", "\"catalog:brands.view\""));
-    HttpResponse<String> token = tokenResponse(client.id(), client.secret());
+    HttpResponse<String> token = http().tokenResponse(client.id(), client.secret());
     assertEquals("catalog:brands.view", Http.json(token).get("scope").asText());
   }
 
@@ -464,7 +441,7 @@ class AdminIT {
   void whenKeysAreRotatedAndRevokedThenTheListAndTheTokensFollow() throws Exception {
     String admin = adminToken();
     Client keeper = create(admin, account("org-k", "\"identity:keys.manage\""));
-    String keys = token(keeper.id(), keeper.secret());
+    String keys = http().token(keeper.id(), keeper.secret());
     JsonNode list = Http.json(call("GET", "/signing-keys", keys, null));
     assertEquals(0, list.get("sealed_under_previous_key_encryption_keys").asInt(-1));
     JsonNode before = list.get("items");
@@ -492,7 +469,7 @@ class AdminIT {
     assertFalse(http().get("/api/public-keys").body().contains(first));
     assertEquals(404, http().get("/api/public-keys/" + first).statusCode());
     message(call("GET", "/signing-keys", keys, null), 401);
-    keys = token(keeper.id(), keeper.secret());
+    keys = http().token(keeper.id(), keeper.secret());
     message(call("POST", "/signing-keys/" + first + "/revoke", keys, null), 409);
     message(call("POST", "/signing-keys/no-such-kid/revoke", keys, null), 404);
     message(call("POST", "/signing-keys/rotate?immediate=maybe", keys, null), 400);

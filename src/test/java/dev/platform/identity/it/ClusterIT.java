@@ -9,10 +9,8 @@ import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.RemotePublicKeys;
 import java.net.URI;
 import java.net.URL;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,28 +105,13 @@ class ClusterIT {
         + "\" type=\"java.lang.String\" override=\"false\"/>\n";
   }
 
-  static HttpResponse<String> token(Http node, String id, String secret) {
-    String form =
-        "grant_type=client_credentials&client_id="
-            + id
-            + "&client_secret="
-            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
-    return node.send(
-        node.request("/oauth/token")
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .POST(HttpRequest.BodyPublishers.ofString(form))
-            .build());
-  }
-
   static HttpResponse<String> admin(
       Http node, String method, String path, String token, String json) {
     return node.admin(method, path, token, json);
   }
 
   String adminToken(Http node) {
-    HttpResponse<String> response = token(node, adminId, adminSecret);
-    assertEquals(200, response.statusCode(), response.body());
-    return Http.json(response).get("access_token").asText();
+    return node.token(adminId, adminSecret);
   }
 
   String[] createAccount(String adminToken) {
@@ -151,9 +134,9 @@ class ClusterIT {
     String adminA = adminToken(a);
 
     String[] account = createAccount(adminA);
-    assertEquals(200, token(b, account[0], account[1]).statusCode());
+    assertEquals(200, b.tokenResponse(account[0], account[1]).statusCode());
     admin(a, "POST", "/service-accounts/" + account[0] + "/deactivate", adminA, null);
-    HttpResponse<String> refused = token(b, account[0], account[1]);
+    HttpResponse<String> refused = b.tokenResponse(account[0], account[1]);
     assertEquals(401, refused.statusCode(), refused.body());
     assertTrue(refused.body().contains("revoked"));
 
@@ -161,7 +144,8 @@ class ClusterIT {
     Instant start = Instant.now();
     int admitted = 0;
     for (int i = 0; i < 70; i++) {
-      admitted += token(i % 2 == 0 ? a : b, shared[0], shared[1]).statusCode() == 200 ? 1 : 0;
+      admitted +=
+          (i % 2 == 0 ? a : b).tokenResponse(shared[0], shared[1]).statusCode() == 200 ? 1 : 0;
     }
     // The bucket refills one token a second after its burst of 60 (docs/rate-limits.md).
     long refilled = Duration.between(start, Instant.now()).toSeconds() + 1;

@@ -14,10 +14,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -218,24 +216,11 @@ class ConsoleBrowserIT {
   }
 
   HttpResponse<String> token(String id, String secret) {
-    return http()
-        .send(
-            http()
-                .request("/oauth/token")
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(
-                    HttpRequest.BodyPublishers.ofString(
-                        "grant_type=client_credentials&client_id="
-                            + URLEncoder.encode(id, StandardCharsets.UTF_8)
-                            + "&client_secret="
-                            + URLEncoder.encode(secret, StandardCharsets.UTF_8)))
-                .build());
+    return http().tokenResponse(id, secret);
   }
 
   String adminToken() {
-    HttpResponse<String> answer = token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
-    assertEquals(200, answer.statusCode(), answer.body());
-    return Http.json(answer).get("access_token").asText();
+    return http().adminToken();
   }
 
   String createThroughApi(String admin, String name, String org, String scopes) {

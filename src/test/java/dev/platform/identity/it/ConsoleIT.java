@@ -122,22 +122,12 @@ class ConsoleIT {
     return post(path, session.cookie(), "application/x-www-form-urlencoded", body);
   }
 
-  /** A token request at {@code /oauth/token} with form credentials. */
   HttpResponse<String> token(String clientId, String secret) {
-    return post(
-        "/oauth/token",
-        null,
-        "application/x-www-form-urlencoded",
-        "grant_type=client_credentials&client_id="
-            + encode(clientId)
-            + "&client_secret="
-            + encode(secret));
+    return http().tokenResponse(clientId, secret);
   }
 
   String adminToken() {
-    HttpResponse<String> response = token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
-    assertEquals(200, response.statusCode(), response.body());
-    return Http.json(response).get("access_token").asText();
+    return http().adminToken();
   }
 
   /** An account made through the API: {@code [client_id, client_secret]}. */
@@ -342,6 +332,54 @@ class ConsoleIT {
             .admin("POST", "/service-accounts/" + second[0] + "/deactivate", admin, null)
             .statusCode());
     assertToLogin(get("/console/accounts", other.cookie()), "deactivated administrator");
+  }
+
+  /**
+   * The stored audit events of {@code event} for {@code actor}, newest first, as the API lists
+   * them.
+   */
+  JsonNode trail(String admin, String event, String actor) {
+    HttpResponse<String> listed =
+        http()
+            .admin("GET", "/audit-events?event=" + event + "&actor=" + encode(actor), admin, null);
+    assertEquals(200, listed.statusCode(), listed.body());
+    return Http.json(listed).get("items");
+  }
+
+  @Test
+  void whenAnAdministratorSignsInFailsAndSignsOutThenTheTrailHoldsEachAndNeverTheSecret() {
+    String admin = adminToken();
+    String[] manager = account(admin, "trail manager", "org-t", "\"identity:accounts.manage\"");
+    String swapped = manager[1];
+
+    // Swapped fields: the secret typed as the client_id, twice; one row, then its count.
+    assertEquals(401, login(swapped, manager[0]).statusCode());
+    assertEquals(401, login(swapped, manager[0]).statusCode());
+    assertEquals(401, login(manager[0], "not-the-secret").statusCode());
+    Session session = session(manager[0], manager[1]);
+    assertEquals(303, form("/console/logout", session, "csrf=" + session.csrf()).statusCode());
+
+    JsonNode signIns = trail(admin, "console.signin", manager[0]);
+    assertEquals(1, signIns.size(), signIns.toString());
+    assertEquals("success", signIns.get(0).get("outcome").asText());
+    assertFalse(signIns.get(0).get("remote_address").asText().isEmpty());
+    assertFalse(signIns.get(0).get("detail").get("expires_at").asText().isEmpty());
+    JsonNode refused = trail(admin, "console.signin.refuse", manager[0]);
+    assertEquals(1, refused.size(), refused.toString());
+    assertEquals("invalid_client", refused.get(0).get("outcome").asText());
+    JsonNode malformed = trail(admin, "console.signin.refuse", "(malformed client_id)");
+    assertTrue(malformed.size() >= 1, malformed.toString());
+    assertEquals(1, trail(admin, "console.signout", manager[0]).size());
+
+    HttpResponse<String> all = http().admin("GET", "/audit-events?limit=500", admin, null);
+    assertFalse(all.body().contains(swapped), "the secret is never in the trail");
+    assertTrue(
+        audit.messages().stream().noneMatch(line -> line.contains(swapped)),
+        "nor in an audit line: " + audit.messages());
+    String page =
+        get("/console/audit", session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET).cookie())
+            .body();
+    assertTrue(page.contains("console.signout"), "the console's audit page shows them");
   }
 
   @Test

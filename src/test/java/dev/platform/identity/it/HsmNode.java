@@ -126,13 +126,13 @@ final class HsmNode implements AutoCloseable {
   }
 
   HttpResponse<String> tokenResponse(Credentials client) {
-    return ClusterIT.token(http, client.id(), client.secret());
+    return http.tokenResponse(client.id(), client.secret());
   }
 
   /** An access token for {@code client}; fails unless the endpoint answers 200. */
   String token(Credentials client) {
     HttpResponse<String> response = tokenResponse(client);
-    assertEquals(200, response.statusCode(), response.body());
+    assertEquals(200, response.statusCode(), () -> response.body() + "\n" + output());
     return Http.json(response).get("access_token").asText();
   }
 

@@ -1,14 +1,18 @@
 package dev.platform.identity.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URL;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /** A small black-box HTTP client for the ITs: real requests, JSON bodies read by Jackson. */
@@ -73,6 +77,35 @@ public final class Http {
       request.header("Authorization", "Bearer " + bearer);
     }
     return send(request.build());
+  }
+
+  /**
+   * The answer to a client credentials grant for {@code clientId} and {@code secret}, sent in the
+   * form (client_secret_post), whatever it is.
+   */
+  public HttpResponse<String> tokenResponse(String clientId, String secret) {
+    String form =
+        "grant_type=client_credentials&client_id="
+            + URLEncoder.encode(clientId, StandardCharsets.UTF_8)
+            + "&client_secret="
+            + URLEncoder.encode(secret, StandardCharsets.UTF_8);
+    return send(
+        request("/oauth/token")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(HttpRequest.BodyPublishers.ofString(form))
+            .build());
+  }
+
+  /** An access token for {@code clientId}, which must be given one. */
+  public String token(String clientId, String secret) {
+    HttpResponse<String> response = tokenResponse(clientId, secret);
+    assertEquals(200, response.statusCode(), response.body());
+    return json(response).get("access_token").asText();
+  }
+
+  /** An access token for the bootstrap administrator of {@link Deployments}. */
+  public String adminToken() {
+    return token(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
   }
 
   public static JsonNode json(HttpResponse<String> response) {

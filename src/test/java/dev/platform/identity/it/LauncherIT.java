@@ -175,7 +175,7 @@ class LauncherIT {
   }
 
   /**
-   * Issue 22: the README's private_key_jwt steps, run as written with openssl, basenc and curl: the
+   * Issue 22: docs/private-key-jwt.md's steps, run as written with openssl, basenc and curl: the
    * account is created with the public key, the assertion gets a token, and the same assertion sent
    * again is refused as a replay.
    */
@@ -186,7 +186,7 @@ class LauncherIT {
       Matcher id = CLIENT_ID.matcher(launched.output());
       Matcher secret = SECRET.matcher(launched.output());
       assertTrue(id.find() && secret.find(), launched.output());
-      ReadmeSteps keys = ReadmeSteps.between("## Clients without shared secrets", "## Console");
+      ReadmeSteps keys = ReadmeSteps.in("docs/private-key-jwt.md", "## The steps", null);
       String assertion = keys.block("NOW=$(date").text();
       String again = assertion.substring(assertion.indexOf("curl -s"));
       String script =

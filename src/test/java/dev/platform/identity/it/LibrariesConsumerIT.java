@@ -86,13 +86,13 @@ class LibrariesConsumerIT {
   }
 
   /**
-   * The launcher listens on the port after the build's {@code it.port}, which two builds side by
-   * side keep apart; its bootstrap administrator gets a token with {@code TokenClient}, and {@code
-   * BearerVerifier} verifies it with the keys {@code RemotePublicKeys} fetches.
+   * The launcher listens on a free port; its bootstrap administrator gets a token with {@code
+   * TokenClient}, and {@code BearerVerifier} verifies it with the keys {@code RemotePublicKeys}
+   * fetches.
    */
   @Test
   void whenTheConsumerGetsATokenThenItsVerifierAcceptsIt() throws Exception {
-    int port = Integer.getInteger("it.port", 18180) + 1;
+    int port = LauncherIT.freePort();
     String issuer = "http://127.0.0.1:" + port;
     try (LauncherIT.Launched launched = new LauncherIT.Launched(port, "--data", data.toString())) {
       assertTrue(launched.awaitListening(), launched.output());

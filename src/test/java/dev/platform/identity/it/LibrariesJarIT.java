@@ -17,26 +17,28 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 
-/** The small jar for other services: verify and client, nothing else of the project. */
+/** The small jar for other services: verify, client and jose, nothing else of the project. */
 class LibrariesJarIT {
   static final Path JAR = Path.of("target/identity-libraries.jar");
   static final Path POM = Path.of("target/libraries/pom.xml");
   static final String POM_IN_JAR = "META-INF/maven/dev.platform/identity-libraries/pom.xml";
 
   @Test
-  void whenPackagedThenTheJarHoldsOnlyVerifyAndClient() throws IOException {
+  void whenPackagedThenTheJarHoldsOnlyVerifyClientAndJose() throws IOException {
     List<String> classes = entries(JAR).stream().filter(n -> n.endsWith(".class")).toList();
 
     assertTrue(classes.contains("dev/platform/identity/verify/BearerVerifier.class"));
     assertTrue(classes.contains("dev/platform/identity/verify/RemotePublicKeys.class"));
     assertTrue(classes.contains("dev/platform/identity/client/TokenClient.class"));
+    assertTrue(classes.contains("dev/platform/identity/jose/CompactJws.class"));
     assertEquals(
         List.of(),
         classes.stream()
             .filter(
                 n ->
                     !n.startsWith("dev/platform/identity/verify/")
-                        && !n.startsWith("dev/platform/identity/client/"))
+                        && !n.startsWith("dev/platform/identity/client/")
+                        && !n.startsWith("dev/platform/identity/jose/"))
             .toList());
   }
 
@@ -58,6 +60,7 @@ class LibrariesJarIT {
     assertTrue(module.isAutomatic());
     assertTrue(module.packages().contains("dev.platform.identity.verify"), module.toString());
     assertTrue(module.packages().contains("dev.platform.identity.client"), module.toString());
+    assertTrue(module.packages().contains("dev.platform.identity.jose"), module.toString());
   }
 
   /**

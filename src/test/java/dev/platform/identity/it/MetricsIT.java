@@ -264,7 +264,10 @@ class MetricsIT {
                   HttpRequest.newBuilder(uri)
                       .method(method, HttpRequest.BodyPublishers.ofString("x"))
                       .build());
-      assertEquals(401, stranger.statusCode(), method + ": " + stranger.body());
+      // A body on a route that takes none is refused by the front door before anything else (issue
+      // 35): 413 on every such route alike, which says nothing of /metrics.
+      assertTrue(
+          List.of(401, 413).contains(stranger.statusCode()), method + ": " + stranger.body());
       assertNoMetrics(stranger);
       HttpResponse<String> scraperCall =
           http()

@@ -22,7 +22,7 @@ import dev.platform.identity.key.LegacyKeyRows;
 import dev.platform.identity.key.SigningKey;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.key.TestNodes.Node;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.security.SecureRandom;
@@ -283,7 +283,7 @@ class PostgresIT {
 
       GrantedScopes granted = b.grant(List.of("billing:invoices.view"), Optional.empty());
       List<String> invoices = List.of("billing.invoices.*");
-      assertEquals(new ChannelPermissions(invoices, List.of(), invoices), granted.channels());
+      assertEquals(new ChannelGrant(invoices, List.of(), invoices), granted.channels());
       assertEquals(
           List.of("catalog.*"),
           b.grant(List.of("catalog:*"), Optional.empty()).channels().publish());

@@ -209,6 +209,36 @@ class PrivateKeyJwtIT {
         });
   }
 
+  /**
+   * Issue 36 item 10, the attacker's spellings: a jwks_uri may not name another service of a public
+   * host. The port is checked before the host is looked up; an explicit :443 passes it (and this
+   * sandbox's keys.example then fails the look-up, as any unknown host does).
+   */
+  @Test
+  void whenAJwksUriNamesAPortBesides443ThenTheAccountIsRefused() {
+    String admin = admin();
+    String port443 = "jwks_uri must use port 443 (identity/jwksUriPorts allows others)";
+    Map<String, String> refusals =
+        Map.of(
+            "https://keys.example:22/j", port443,
+            "https://keys.example:0/j", port443,
+            "https://keys.example:65536/j", port443,
+            "https://[2606:4700:4700::1111]:22/j", port443,
+            "https://a@keys.example:22/j", "no user info",
+            "https://keys.example:443/j", "only to public addresses");
+    refusals.forEach(
+        (uri, reason) -> {
+          HttpResponse<String> refused =
+              create(
+                  admin,
+                  ",\"token_endpoint_auth_method\":\"private_key_jwt\",\"jwks_uri\":\""
+                      + uri
+                      + "\"");
+          assertEquals(400, refused.statusCode(), uri + " -> " + refused.body());
+          assertTrue(refused.body().contains(reason), uri + " -> " + refused.body());
+        });
+  }
+
   @Test
   void whenCredentialsAreMixedOrRepeatedThenTheTokenEndpointRefusesTheRequest() {
     String admin = admin();

@@ -26,6 +26,7 @@ final class ProductionServer implements AutoCloseable {
   private final int port;
   private ServerProcess process;
   private Duration ready;
+  private Path directory;
 
   private ProductionServer(String name, Path distribution, FreshPostgres database, int port) {
     this.name = name;
@@ -41,6 +42,12 @@ final class ProductionServer implements AutoCloseable {
     try (ServerSocket socket = new ServerSocket(0)) {
       return new ProductionServer(name, distribution, database, socket.getLocalPort());
     }
+  }
+
+  /** Runs each later start in {@code folder}, as a doc's {@code cd FOLDER &&} does. */
+  ProductionServer runningIn(Path folder) {
+    directory = folder;
+    return this;
   }
 
   FreshPostgres database() {
@@ -61,7 +68,7 @@ final class ProductionServer implements AutoCloseable {
   Http start(List<String> command, Map<String, String> environment, Path log, Duration deadline)
       throws IOException, InterruptedException {
     ready = null;
-    process = ServerProcess.start(name, command, environment, log);
+    process = ServerProcess.start(name, command, environment, directory, log);
     ready = process.awaitReady(URI.create("http://127.0.0.1:" + port), deadline);
     return new Http(new URL("http://127.0.0.1:" + port + "/"));
   }
@@ -69,7 +76,7 @@ final class ProductionServer implements AutoCloseable {
   /** Starts {@code command}, its console in {@code log}, without waiting; returns its PID. */
   long launch(List<String> command, Path log) throws IOException {
     ready = null;
-    process = ServerProcess.start(name, command, log);
+    process = ServerProcess.start(name, command, Map.of(), directory, log);
     return process.pid();
   }
 

@@ -62,7 +62,39 @@ final class RawHttp {
     }
   }
 
-  private static Answer parse(byte[] bytes) throws IOException {
+  /**
+   * {@code method target} announcing a body of {@code announced} bytes of which only {@code body}
+   * is sent. With {@code listen}, the connection is then half-closed (the server reads its end) and
+   * the answer read (null when the server closes without one); without, it is closed at once, and
+   * the answer is null.
+   */
+  Answer sendPart(
+      String method, String target, String body, int announced, boolean listen, String... headers) {
+    StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n");
+    head.append("Host: ").append(host).append(':').append(port).append("\r\n");
+    for (String header : headers) {
+      head.append(header).append("\r\n");
+    }
+    head.append("Content-Length: ").append(announced).append("\r\n");
+    head.append("Accept: */*\r\nConnection: close\r\n\r\n");
+    try (Socket socket = new Socket(host, port)) {
+      socket.setSoTimeout(20_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+      out.write(body.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      if (!listen) {
+        return null;
+      }
+      socket.shutdownOutput();
+      byte[] answer = socket.getInputStream().readAllBytes();
+      return answer.length == 0 ? null : parse(answer); // null: closed without an answer
+    } catch (IOException e) {
+      throw new UncheckedIOException(method + " " + target, e);
+    }
+  }
+
+  static Answer parse(byte[] bytes) throws IOException {
     String text = new String(bytes, StandardCharsets.ISO_8859_1);
     int end = text.indexOf("\r\n\r\n");
     String[] lines = text.substring(0, end < 0 ? text.length() : end).split("\r\n");

@@ -9,7 +9,6 @@ import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.RemotePublicKeys;
 import java.net.URI;
 import java.net.URL;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,20 +33,7 @@ class RemoteKeysIT {
   @ArquillianResource URL base;
 
   String adminToken() {
-    String form =
-        "grant_type=client_credentials&client_id="
-            + Deployments.ADMIN_ID
-            + "&client_secret="
-            + URLEncoder.encode(Deployments.ADMIN_SECRET, StandardCharsets.UTF_8);
-    Http http = new Http(base);
-    return Http.json(
-            http.send(
-                http.request("/oauth/token")
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .POST(HttpRequest.BodyPublishers.ofString(form))
-                    .build()))
-        .get("access_token")
-        .asText();
+    return new Http(base).adminToken();
   }
 
   @Test

@@ -29,7 +29,7 @@ final class SecondNode implements AutoCloseable {
     database =
         Database.open(
             TestDatabases.h2DataSource(databaseName),
-            Startup.javaMigrations(TestSettings.with(Map.of())));
+            Startup.javaMigrations(TestSettings.with(Map.of()).secrets()));
     accounts = new ServiceAccounts(database);
   }
 

@@ -5,10 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.http.Incident;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.glassfish.jersey.internal.spi.AutoDiscoverable;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -82,6 +91,53 @@ class ServerErrorIT {
     String second = Http.json(http.get("/test/fail")).get("incident_id").asText();
 
     assertFalse(first.equals(second));
+  }
+
+  /**
+   * Issue 36 item 7: a failure that repeats (as every request does in a database outage) is logged
+   * with its stack trace once, and each repeat's own id in a line of its own without one.
+   */
+  @Test
+  void whenTheSameFailureRepeatsThenEachIdIsLoggedAndAtMostOneStackTrace() {
+    Logger incidents = Logger.getLogger(Incident.class.getName());
+    Level level = incidents.getLevel();
+    List<LogRecord> records = new CopyOnWriteArrayList<>();
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    incidents.setLevel(Level.FINE);
+    incidents.addHandler(capture);
+    try {
+      Http http = new Http(base);
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        ids.add(Http.json(http.get("/test/fail")).get("incident_id").asText());
+      }
+
+      assertEquals(5, Set.copyOf(ids).size(), ids.toString());
+      for (String id : ids) {
+        assertTrue(
+            records.stream().anyMatch(record -> record.getMessage().startsWith("Incident " + id)),
+            id + " in " + records.stream().map(LogRecord::getMessage).toList());
+      }
+      assertTrue(records.stream().filter(record -> record.getThrown() != null).count() <= 1);
+      assertTrue(
+          records.stream().filter(record -> record.getLevel() == Level.FINE).count() >= 4,
+          "the repeats are counted, not logged in full");
+    } finally {
+      incidents.removeHandler(capture);
+      incidents.setLevel(level);
+    }
   }
 
   @Test

@@ -40,10 +40,23 @@ final class ServerProcess implements AutoCloseable {
   static ServerProcess start(
       String name, List<String> command, Map<String, String> environment, Path log)
       throws IOException {
+    return start(name, command, environment, null, log);
+  }
+
+  /**
+   * The same, run in {@code directory} (a doc's {@code cd FOLDER &&} before the start), or in the
+   * test's own where it is null.
+   */
+  static ServerProcess start(
+      String name, List<String> command, Map<String, String> environment, Path directory, Path log)
+      throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    if (directory != null) {
+      builder.directory(directory.toFile());
+    }
     builder.environment().putAll(environment);
     return new ServerProcess(name, builder.start(), log);
   }

@@ -121,6 +121,10 @@ class TomcatDistributionIT {
 
     Map<Path, String> logs = logs();
     logs.forEach((file, text) -> assertFalse(text.contains("failed to unregister it"), file + ""));
+    // Issue 36: ACCP's thread is not the application's to Tomcat, so no warning at the stop.
+    logs.forEach(
+        (file, text) -> assertFalse(text.contains("Native reference cleanup thread"), file + ""));
+    assertOwnerOnly(logs.keySet());
     Map<String, String> places = new LinkedHashMap<>();
     logs.forEach((file, text) -> places.put(file.toString(), text));
     places.put("the command line of Tomcat (pid " + pid + ")", commandLine);
@@ -150,9 +154,101 @@ class TomcatDistributionIT {
     String log = Files.readString(catalina.resolve("logs/catalina.out"));
     assertTrue(log.contains("The identity service cannot start"), log);
     assertTrue(log.contains("identity/issuer"), log);
+    FailedStart lines = FailedStart.in(log, localhostLog());
+    // Issue 36: the reason in a line, no stack trace (before: 60-70 frames, twice).
+    assertEquals(0, lines.frames(), log);
     System.out.printf(
-        "Tomcat %s with a wrong issuer: the README's wait failed after %d ms%n",
-        VERSION, millis(start, failed));
+        "Tomcat %s with a wrong issuer: the README's wait failed after %d ms; the failed start"
+            + " logged %d lines, %d of them stack frames%n",
+        VERSION, millis(start, failed), lines.lines(), lines.frames());
+  }
+
+  /**
+   * Issue 36 item 12: the README's {@code catalina.properties} line left out, so the resource's
+   * password stays {@code ${identity.db.password}}: the wait fails naming that property, before any
+   * connection is made.
+   */
+  @Test
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenTheDatabasePasswordIsNotSetThenTheWaitFailsNamingTheProperty() throws Exception {
+    install(
+        "http://127.0.0.1:" + port,
+        "echo 'identity.db.password=PASSWORD' >> \"$CATALINA_BASE/conf/catalina.properties\"\n");
+    assertEquals(1, waitForStart(), tail("start"));
+
+    String named = "no system property identity.db.password is set";
+    assertTrue(tail("start").contains(named), tail("start"));
+    assertTrue(tail("start").contains("java:comp/env/jdbc/identity"), tail("start"));
+    assertEquals(List.of(), tomcats());
+    String log = Files.readString(catalina.resolve("logs/catalina.out"));
+    assertFalse(log.contains("cannot be reached"), "no connection was tried: " + log);
+    FailedStart lines = FailedStart.in(log, localhostLog());
+    assertEquals(0, lines.frames(), log);
+    System.out.printf(
+        "Tomcat %s without the database password: the failed start logged %d lines, %d of them"
+            + " stack frames%n",
+        VERSION, lines.lines(), lines.frames());
+  }
+
+  /**
+   * The lines of catalina.out from the service's "cannot start" to Tomcat's "startup failed", and
+   * how many of them are stack frames ({@code at ...} or {@code ... N more}).
+   */
+  record FailedStart(int lines, int frames) {
+    /**
+     * The failed start in catalina.out, and the stack frames of localhost.DATE.log, where Tomcat
+     * logs the listener's exception ("Exception sending context initialized event").
+     */
+    static FailedStart in(String log, String localhost) {
+      FailedStart catalina = in(log);
+      int more = (int) localhost.lines().filter(FailedStart::isFrame).count();
+      return new FailedStart(
+          catalina.lines() + (int) localhost.lines().count(), catalina.frames + more);
+    }
+
+    static boolean isFrame(String line) {
+      String stripped = line.strip();
+      return stripped.startsWith("at ") || stripped.matches("\\.\\.\\. \\d+ more");
+    }
+
+    static FailedStart in(String log) {
+      List<String> all = log.lines().toList();
+      int from = 0;
+      while (from < all.size() && !all.get(from).contains("The identity service cannot start")) {
+        from++;
+      }
+      int to = from;
+      while (to < all.size() && !all.get(to).contains("startup failed due to previous errors")) {
+        to++;
+      }
+      List<String> failed = all.subList(from, Math.min(to + 1, all.size()));
+      int frames = (int) failed.stream().filter(FailedStart::isFrame).count();
+      return new FailedStart(failed.size(), frames);
+    }
+  }
+
+  /** Tomcat's localhost.DATE.log, the host's log (empty text if there is none). */
+  String localhostLog() throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (Map.Entry<Path, String> log : logs().entrySet()) {
+      if (log.getKey().getFileName().toString().startsWith("localhost.")) {
+        text.append(log.getValue());
+      }
+    }
+    return text.toString();
+  }
+
+  /** Issue 36: the README's {@code UMASK=0077} makes Tomcat's logs owner-only, as Payara's are. */
+  void assertOwnerOnly(Iterable<Path> logs) throws IOException {
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(catalina.resolve("logs"))));
+    for (Path file : logs) {
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+          file.toString());
+    }
   }
 
   /**
@@ -217,6 +313,11 @@ class TomcatDistributionIT {
 
   /** Every step before the start, as the README says, with this machine's values. */
   void install(String issuer) throws IOException, InterruptedException {
+    install(issuer, null);
+  }
+
+  /** The same, the README's line {@code leftOut} (when not null) left out of its block. */
+  void install(String issuer, String leftOut) throws IOException, InterruptedException {
     String zip = "target/deploy/" + ZIP.getFileName();
     ConfExample unpack =
         tomcat
@@ -237,13 +338,18 @@ class TomcatDistributionIT {
     assertEquals(0, run("install", tomcat.block("(cd \"$CATALINA_BASE/webapps\"")));
     Path context = catalina.resolve("conf/Catalina/localhost/ROOT.xml");
     Files.writeString(context, contextXml(Files.readString(context), issuer));
+    ConfExample setenv =
+        tomcat
+            .block("chmod 600 \"$CATALINA_BASE/conf/catalina.properties\"")
+            .replace(leftOut == null ? "\n" : leftOut, leftOut == null ? "\n" : "");
     assertEquals(
         0,
         run(
             "password",
-            tomcat
-                .block("chmod 600 \"$CATALINA_BASE/conf/catalina.properties\"")
-                .replace("identity.db.password=PASSWORD", "identity.db.password=" + password)));
+            leftOut != null
+                ? setenv
+                : setenv.replace(
+                    "identity.db.password=PASSWORD", "identity.db.password=" + password)));
     Path server = catalina.resolve("conf/server.xml");
     Files.writeString(server, serverXml(Files.readString(server)));
     assertEquals(
@@ -287,7 +393,8 @@ class TomcatDistributionIT {
         .replace(
             "connectionTimeout=\"20000\"",
             tomcat.says(
-                "connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\""))
+                "connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\""
+                    + " maxKeepAliveRequests=\"100\""))
         .replace(
             "unpackWARs=\"true\" autoDeploy=\"true\">",
             tomcat.says("unpackWARs=\"true\" autoDeploy=\"false\">")

@@ -166,6 +166,6 @@ class ConcurrentRotationsTest {
   }
 
   private Duration retention() {
-    return settings.keySchedule().retention();
+    return settings.keys().schedule().retention();
   }
 }

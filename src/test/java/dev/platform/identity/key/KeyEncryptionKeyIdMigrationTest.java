@@ -43,7 +43,7 @@ class KeyEncryptionKeyIdMigrationTest {
     legacy.migrateToVersion9();
 
     try (Node node = TestNodes.node(dataSource, old, clock)) {
-      String id = KeyEncryptionKey.idOf(old.keyEncryptionKey());
+      String id = KeyEncryptionKey.idOf(old.secrets().keyEncryptionKey());
       assertEquals(Map.of(retiring, id, signing, id), kekIds());
 
       node.rotation().rotateIfDue();
@@ -62,11 +62,13 @@ class KeyEncryptionKeyIdMigrationTest {
     Settings rotated = KeyResealTest.settings(TestNodes.randomKey(), oldKey);
 
     try (Node node = TestNodes.node(dataSource, rotated, clock)) {
-      assertEquals(Map.of(signing, KeyEncryptionKey.idOf(old.keyEncryptionKey())), kekIds());
+      assertEquals(
+          Map.of(signing, KeyEncryptionKey.idOf(old.secrets().keyEncryptionKey())), kekIds());
 
       node.rotation().rotateIfDue();
       assertEquals(signing, node.ring().current().kid());
-      assertEquals(Map.of(signing, KeyEncryptionKey.idOf(rotated.keyEncryptionKey())), kekIds());
+      assertEquals(
+          Map.of(signing, KeyEncryptionKey.idOf(rotated.secrets().keyEncryptionKey())), kekIds());
       assertEquals(0, node.ring().sealedUnderPreviousKeys());
     }
   }
@@ -107,7 +109,8 @@ class KeyEncryptionKeyIdMigrationTest {
     try (LogCapture log = LogCapture.of(KeyEncryptionKeyIdMigration.class.getName());
         Node node = TestNodes.node(dataSource, old, clock)) {
       assertEquals(
-          Map.of(whole, KeyEncryptionKey.idOf(old.keyEncryptionKey()), changed, "null"), kekIds());
+          Map.of(whole, KeyEncryptionKey.idOf(old.secrets().keyEncryptionKey()), changed, "null"),
+          kekIds());
       assertEquals(1, log.messages().size());
       assertTrue(log.messages().get(0).contains(changed), log.messages().get(0));
 

@@ -44,8 +44,8 @@ class KeyEncryptionKeyRotationTest {
     Settings phase1 = KeyResealTest.settings(oldKey, newKey);
     Settings phase2 = KeyResealTest.settings(newKey, oldKey);
     Settings phase3 = KeyResealTest.settings(newKey, null);
-    String oldId = KeyEncryptionKey.idOf(before.keyEncryptionKey());
-    String newId = KeyEncryptionKey.idOf(phase3.keyEncryptionKey());
+    String oldId = KeyEncryptionKey.idOf(before.secrets().keyEncryptionKey());
+    String newId = KeyEncryptionKey.idOf(phase3.secrets().keyEncryptionKey());
 
     restart("a", before);
     restart("b", before);

@@ -21,7 +21,7 @@ class KeyEncryptionTest {
 
   private final Settings settings = TestNodes.settings();
   private final KeyEncryption encryption =
-      new KeyEncryption(settings.keyEncryptionKey(), TestNodes.RANDOM);
+      new KeyEncryption(settings.secrets().keyEncryptionKey(), TestNodes.RANDOM);
 
   @Test
   void whenSealedThenOpensToTheSamePrivateKey() {
@@ -55,7 +55,7 @@ class KeyEncryptionTest {
   void whenWrongKeyEncryptionKeyThenFailureNamesTheSetting() {
     KeyMaterial material = KeyMaterial.generate(2048, encryption, TestNodes.RANDOM);
     KeyEncryption wrong =
-        new KeyEncryption(TestNodes.settings().keyEncryptionKey(), TestNodes.RANDOM);
+        new KeyEncryption(TestNodes.settings().secrets().keyEncryptionKey(), TestNodes.RANDOM);
 
     IllegalStateException failure =
         assertThrows(
@@ -103,7 +103,7 @@ class KeyEncryptionTest {
     javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacSHA256");
     hmac.init(
         new javax.crypto.spec.SecretKeySpec(
-            settings.keyEncryptionKey().getEncoded(), "HmacSHA256"));
+            settings.secrets().keyEncryptionKey().getEncoded(), "HmacSHA256"));
     byte[] id =
         hmac.doFinal(
             "dev.platform.identity key-encryption key id v1"
@@ -115,10 +115,13 @@ class KeyEncryptionTest {
   @Test
   void whenSealedUnderAPreviousKeyThenOpensUnderItByItsIdAndResealsUnderTheCurrentOne() {
     KeyMaterial material = KeyMaterial.generate(2048, encryption, TestNodes.RANDOM);
-    SecretKey next = TestNodes.settings().keyEncryptionKey();
+    SecretKey next = TestNodes.settings().secrets().keyEncryptionKey();
     KeyEncryption rotated =
         new KeyEncryption(
-            next, List.of(settings.keyEncryptionKey()), TestNodes.RANDOM, RsaProvider.jdk());
+            next,
+            List.of(settings.secrets().keyEncryptionKey()),
+            TestNodes.RANDOM,
+            RsaProvider.jdk());
 
     byte[] before = encryption.open(material.kid(), material.privateKey()).getEncoded();
     SealedKey resealed = rotated.reseal(material.kid(), material.privateKey());
@@ -134,7 +137,7 @@ class KeyEncryptionTest {
   void whenTheKeyIdIsUnknownThenNoKeyIsTriedAndTheFailureNamesTheIdTheKidAndTheFix() {
     KeyMaterial material = KeyMaterial.generate(2048, encryption, TestNodes.RANDOM);
     KeyEncryption other =
-        new KeyEncryption(TestNodes.settings().keyEncryptionKey(), TestNodes.RANDOM);
+        new KeyEncryption(TestNodes.settings().secrets().keyEncryptionKey(), TestNodes.RANDOM);
     String kekId = material.privateKey().kekId();
 
     IllegalStateException failure =

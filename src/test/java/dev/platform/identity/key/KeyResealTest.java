@@ -70,7 +70,8 @@ class KeyResealTest {
       b.ring().refresh();
       assertEquals(0, b.ring().sealedUnderPreviousKeys());
       assertEquals(
-          KeyEncryptionKey.idOf(rotated.keyEncryptionKey()), b.keys().all().get(0).kekId());
+          KeyEncryptionKey.idOf(rotated.secrets().keyEncryptionKey()),
+          b.keys().all().get(0).kekId());
       assertEquals(readByA.kid(), b.ring().current().kid(), "the private key opens under B's key");
     }
   }
@@ -130,7 +131,7 @@ class KeyResealTest {
       first.rotation().rotateIfDue();
       kid = first.ring().current().kid();
     }
-    String newId = KeyEncryptionKey.idOf(rotated.keyEncryptionKey());
+    String newId = KeyEncryptionKey.idOf(rotated.secrets().keyEncryptionKey());
 
     try (Node behind = TestNodes.node(database, old, clock)) {
       IllegalStateException failure =

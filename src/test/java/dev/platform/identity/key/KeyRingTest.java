@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.http.ErrorBody;
 import dev.platform.identity.key.KeyRing.Cached;
 import dev.platform.identity.key.TestNodes.Node;
 import dev.platform.identity.web.Json;
@@ -177,7 +178,7 @@ class KeyRingTest {
     jakarta.ws.rs.core.Response response = new UnknownKeyMapper().toResponse(unknown);
 
     assertEquals(404, response.getStatus());
-    assertEquals(new UnknownKeyMapper.KeyError("Key not found or expired"), response.getEntity());
+    assertEquals(new ErrorBody("Key not found or expired"), response.getEntity());
   }
 
   @Test
@@ -185,8 +186,8 @@ class KeyRingTest {
     KeyRing empty =
         new KeyRing(
             node.keys(),
-            new KeyEncryption(settings.keyEncryptionKey(), TestNodes.RANDOM),
-            settings.keySchedule(),
+            new KeyEncryption(settings.secrets().keyEncryptionKey(), TestNodes.RANDOM),
+            settings.keys().schedule(),
             clock);
 
     assertThrows(IllegalStateException.class, empty::current);

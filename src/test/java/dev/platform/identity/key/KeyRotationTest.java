@@ -186,12 +186,13 @@ class KeyRotationTest {
 
   @Test
   void whenKeysArePublishedRotatedAndRevokedThenEachIsAnAuditEventOfItsTransaction() {
+    String operatorId = "0e000000-0000-4000-8000-000000000001";
     node.rotation().rotateIfDue();
     String first = node.ring().current().kid();
     AuditEvent.Source operator =
         (event, target, organization, details) ->
             AuditEvent.success(
-                clock.instant(), event, "operator", target, organization, "10.0.0.1", details);
+                clock.instant(), event, operatorId, target, organization, "10.0.0.1", details);
     clock.advance(Duration.ofSeconds(1));
     String rotated = node.rotation().rotate(true, operator).kid();
     clock.advance(Duration.ofSeconds(1));
@@ -208,8 +209,8 @@ class KeyRotationTest {
     assertEquals(
         List.of(
             "key.publish - " + first,
-            "key.rotate.immediate operator " + rotated,
-            "key.revoke operator " + first),
+            "key.rotate.immediate " + operatorId + " " + rotated,
+            "key.revoke " + operatorId + " " + first),
         events);
   }
 
@@ -306,7 +307,8 @@ class KeyRotationTest {
 
   @Test
   void whenKeySizeIsBelow2048ThenNoKeyIsMade() {
-    KeyEncryption encryption = new KeyEncryption(settings.keyEncryptionKey(), TestNodes.RANDOM);
+    KeyEncryption encryption =
+        new KeyEncryption(settings.secrets().keyEncryptionKey(), TestNodes.RANDOM);
     try {
       KeyMaterial.generate(1024, encryption, TestNodes.RANDOM);
       throw new AssertionError("a 1024-bit key was made");

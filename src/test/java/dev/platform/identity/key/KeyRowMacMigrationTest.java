@@ -81,7 +81,9 @@ class KeyRowMacMigrationTest {
     RuntimeException failure =
         assertThrows(
             RuntimeException.class,
-            () -> Database.open(dataSource, new KeyRowMacMigration(wrong.keyEncryptionKey())));
+            () ->
+                Database.open(
+                    dataSource, new KeyRowMacMigration(wrong.secrets().keyEncryptionKey())));
 
     assertTrue(messages(failure).contains(SETTING + " does not decrypt"), messages(failure));
     assertEquals(Set.of(), kidsWithMac());

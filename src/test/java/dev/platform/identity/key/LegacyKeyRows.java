@@ -26,8 +26,8 @@ public final class LegacyKeyRows {
 
   private LegacyKeyRows(DataSource dataSource, Settings settings) {
     this.dataSource = dataSource;
-    this.keyEncryptionKey = settings.keyEncryptionKey();
-    this.encryption = new KeyEncryption(settings.keyEncryptionKey(), TestNodes.RANDOM);
+    this.keyEncryptionKey = settings.secrets().keyEncryptionKey();
+    this.encryption = new KeyEncryption(settings.secrets().keyEncryptionKey(), TestNodes.RANDOM);
   }
 
   /** Migrates {@code dataSource} to the schema of the versions before the MAC (V4). */

@@ -169,7 +169,8 @@ class Pkcs11AttackIT {
    */
   @Test
   void whenAKeyIsMadeInTheTokenThenItSignsAndNeitherDecryptsNorUnwraps() throws Exception {
-    PrivateKeys keys = PrivateKeys.of(settings(Map.of()), encryption(), new MutableClock(START));
+    PrivateKeys keys =
+        PrivateKeys.of(settings(Map.of()).keys(), encryption(), new MutableClock(START));
     KeyMaterial material = keys.generate(2048, TestNodes.RANDOM);
 
     Provider second = provider("attack-second");
@@ -270,7 +271,7 @@ class Pkcs11AttackIT {
             InvalidSettingException.class,
             () ->
                 PrivateKeys.of(
-                    settings(Map.of(JndiSettings.PKCS11_PIN, wrong)),
+                    settings(Map.of(JndiSettings.PKCS11_PIN, wrong)).keys(),
                     encryption(),
                     new MutableClock(START)),
             "a wrong PIN was accepted because the module was logged in already");

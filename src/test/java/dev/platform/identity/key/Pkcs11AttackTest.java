@@ -66,12 +66,17 @@ class Pkcs11AttackTest {
     try {
       KeyEncryption encryption =
           new KeyEncryption(
-              settings.keyEncryptionKey(), TestNodes.RANDOM, RsaProvider.of(counting));
-      SigningKeys keys = new SigningKeys(db, encryption);
-      PrivateKeys privateKeys = PrivateKeys.inDatabase(encryption);
-      KeyRing ring = new KeyRing(keys, privateKeys, settings.keySchedule(), clock);
-      new KeyRotation(keys, ring, privateKeys, settings, clock, TestNodes.RANDOM, scheduler)
-          .rotateIfDue();
+              settings.secrets().keyEncryptionKey(), TestNodes.RANDOM, RsaProvider.of(counting));
+      KeyNode node =
+          KeyNode.of(
+              db,
+              PrivateKeys.inDatabase(encryption),
+              settings.keys(),
+              clock,
+              TestNodes.RANDOM,
+              scheduler);
+      KeyRing ring = node.ring();
+      node.rotation().rotateIfDue();
       int before = counting.signatures.get();
 
       CyclicBarrier together = new CyclicBarrier(16);

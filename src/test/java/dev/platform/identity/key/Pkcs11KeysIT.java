@@ -61,7 +61,7 @@ class Pkcs11KeysIT {
   @Test
   void whenAKeyIsMadeInTheTokenThenASecondSessionFindsItSignsWithItAndCannotExtractIt()
       throws Exception {
-    PrivateKeys keys = PrivateKeys.of(settings("pkcs11", Map.of()), encryption(), clock);
+    PrivateKeys keys = PrivateKeys.of(settings("pkcs11", Map.of()).keys(), encryption(), clock);
     KeyMaterial material = keys.generate(2048, TestNodes.RANDOM);
     assertEquals(PrivateKeyHome.PKCS11, material.home());
     assertNull(material.privateKey(), "no private bytes for the row");
@@ -182,6 +182,34 @@ class Pkcs11KeysIT {
   }
 
   @Test
+  void whenAKeyAnotherNodeJustMadeIsMissingFromTheTokenThenItIsReplacedOnlyAfterTheGrace()
+      throws Exception {
+    String database = TestNodes.newDatabase();
+    Settings settings = settings("pkcs11", Map.of());
+    try (Node a = TestNodes.node(database, settings, clock);
+        Node b = TestNodes.node(database, settings, clock)) {
+      a.rotation().rotateIfDue();
+      clock.advance(Duration.ofMinutes(1));
+      SigningKey made = a.rotation().rotate(true);
+      KeyStore store = KeyStore.getInstance("PKCS11", provider());
+      store.load(null, SoftHsm.PIN.toCharArray());
+      store.deleteEntry(made.kid()); // as b's view of the token may lag behind a's for a while
+
+      clock.advance(KeyRotation.LOST_KEY_GRACE.minusSeconds(1));
+      b.rotation().rotateIfDue();
+      assertEquals(Optional.of(KeyRing.KEY_NOT_IN_TOKEN), b.ring().signingProblem());
+      assertEquals(made.kid(), newest(b.keys().all()).kid(), "no key replaces it yet");
+
+      clock.advance(Duration.ofSeconds(1));
+      b.rotation().rotateIfDue();
+      CurrentKey current = b.ring().current();
+      assertNotEquals(made.kid(), current.kid());
+      assertTrue(current.inToken());
+      assertTrue(b.ring().lookup(made.kid()).isPresent(), "the tokens it signed still verify");
+    }
+  }
+
+  @Test
   void whenANodeWithoutTheTokenSettingsMeetsATokenKeyThenItStopsNamingTheLibraryNotReplacingIt() {
     String database = TestNodes.newDatabase();
     try (Node node = TestNodes.node(database, settings("pkcs11", Map.of()), clock)) {
@@ -252,7 +280,7 @@ class Pkcs11KeysIT {
             InvalidSettingException.class,
             () ->
                 PrivateKeys.of(
-                    settings("pkcs11", Map.of(JndiSettings.PKCS11_SLOT, "987654")),
+                    settings("pkcs11", Map.of(JndiSettings.PKCS11_SLOT, "987654")).keys(),
                     encryption(),
                     clock));
     assertTrue(e.getMessage().contains(JndiSettings.PKCS11_SLOT), e.getMessage());
@@ -266,7 +294,7 @@ class Pkcs11KeysIT {
     InvalidSettingException e =
         assertThrows(
             InvalidSettingException.class,
-            () -> PrivateKeys.of(settings("pkcs11", byLabel), encryption(), clock));
+            () -> PrivateKeys.of(settings("pkcs11", byLabel).keys(), encryption(), clock));
     assertTrue(e.getMessage().contains(JndiSettings.PKCS11_TOKEN_LABEL), e.getMessage());
     assertTrue(e.getMessage().contains("--add-exports"), e.getMessage());
   }

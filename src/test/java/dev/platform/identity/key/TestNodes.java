@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import javax.sql.DataSource;
+import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
  * Service nodes for key tests: each has its own EclipseLink session, key ring and rotation on a
@@ -60,24 +61,20 @@ public final class TestNodes {
     Database db = open(dataSource, settings);
     KeyEncryption encryption =
         new KeyEncryption(
-            settings.keyEncryptionKey(),
-            settings.previousKeyEncryptionKeys(),
+            settings.secrets().keyEncryptionKey(),
+            settings.secrets().previousKeyEncryptionKeys(),
             RANDOM,
             RsaProvider.jdk());
-    SigningKeys keys = new SigningKeys(db, encryption);
-    // Issue 24: the token of settings.pkcs11(), when set, opened as Startup opens it.
-    PrivateKeys privateKeys = PrivateKeys.of(settings, encryption, clock);
-    KeyRing ring = new KeyRing(keys, privateKeys, settings.keySchedule(), clock);
-    return new Node(
-        db,
-        keys,
-        ring,
-        new KeyRotation(keys, ring, privateKeys, settings, clock, RANDOM, SCHEDULER));
+    // Issue 24: the token of settings.keys().pkcs11(), when set, opened as Startup opens it.
+    PrivateKeys privateKeys = PrivateKeys.of(settings.keys(), encryption, clock);
+    KeyNode keys = KeyNode.of(db, privateKeys, settings.keys(), clock, RANDOM, SCHEDULER);
+    return new Node(db, keys.keys(), keys.ring(), keys.rotation());
   }
 
   /** Opens {@code dataSource} as a node with {@code settings} does, with its Java migrations. */
   static Database open(DataSource dataSource, Settings settings) {
-    return Database.open(dataSource, Startup.javaMigrations(settings));
+    JavaMigration[] migrations = Startup.javaMigrations(settings.secrets());
+    return Database.open(TestDatabases.migrated(dataSource, migrations), migrations);
   }
 
   /** The default settings of web.xml, with a random key-encryption key. */
@@ -112,7 +109,8 @@ public final class TestNodes {
   /** The key encryption of key-encryption key {@code kek} alone. */
   static KeyEncryption encryption(String kek) {
     return new KeyEncryption(
-        settings(Map.of(JndiSettings.KEY_ENCRYPTION_KEY, kek)).keyEncryptionKey(), RANDOM);
+        settings(Map.of(JndiSettings.KEY_ENCRYPTION_KEY, kek)).secrets().keyEncryptionKey(),
+        RANDOM);
   }
 
   /** A random AES-256 key-encryption key as the JNDI entry holds it. */

@@ -1,6 +1,7 @@
 package dev.platform.identity.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,5 +44,31 @@ class OptionsTest {
 
     assertEquals("--threads must be from 1 to 1000, not 0", zero);
     assertTrue(text.startsWith("--port must be a number"), text);
+  }
+
+  @Test
+  void whenHelpIsAskedThenTheUsageNamesEveryOptionAndParseIsNotNeeded() {
+    assertTrue(Options.asksForHelp(new String[] {"--help"}));
+    assertTrue(Options.asksForHelp(new String[] {"--port", "9000", "-h"}));
+    for (String option : new String[] {"--bind", "--port", "--data", "--context", "--war"}) {
+      assertTrue(Options.HELP.contains(option + " "), option);
+    }
+    assertTrue(Options.HELP.startsWith(Options.USAGE), Options.HELP);
+  }
+
+  @Test
+  void whenHelpIsAnotherOptionsValueOrAbsentThenItIsNotAsked() {
+    assertFalse(Options.asksForHelp(new String[] {"--data", "--help"}));
+    assertFalse(Options.asksForHelp(new String[0]));
+    assertFalse(Options.asksForHelp(new String[] {"--port", "9000"}));
+  }
+
+  @Test
+  void whenAnUnknownOptionIsGivenThenItIsStillRefusedWithTheUsage() {
+    String message =
+        assertThrows(
+                IllegalArgumentException.class, () -> Options.parse(new String[] {"--hepl"}, WAR))
+            .getMessage();
+    assertTrue(message.contains("unknown option --hepl") && message.contains(Options.USAGE));
   }
 }

@@ -44,6 +44,7 @@ class ExhaustedBudgetsTest {
     for (int i = 0; i < times; i++) {
       Admission admission = limiter.admit(VICTIM, ATTACKER);
       if (admission.admitted()) {
+        limiter.failed(admission, 401, false);
         limiter.settle(admission, 401);
       }
     }
@@ -87,6 +88,7 @@ class ExhaustedBudgetsTest {
   static void failOnce(RateLimiter limiter, String client, String address) {
     Admission admission = limiter.admit(client, address);
     if (admission.admitted()) {
+      limiter.failed(admission, 401, false);
       limiter.settle(admission, 401);
     }
   }

@@ -13,6 +13,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,48 @@ class RateLimitPostgresIT {
     }
   }
 
+  /** One request refused with {@code status}; true when answered so, false when it got a 429. */
+  static boolean refused(RateLimiter node, String client, String address, boolean authenticated) {
+    Admission admission = node.admit(client, address);
+    if (!admission.admitted()) {
+      return false;
+    }
+    int status = authenticated ? 400 : 401;
+    boolean passed = node.failed(admission, status, authenticated).isEmpty();
+    node.settle(admission, status);
+    return passed;
+  }
+
+  @Test
+  void whenSixtyFourThreadsOnTwoNodesHammerOneBudgetThenNoMoreThanItHoldsPass() throws Exception {
+    try (Database database = Database.open(dataSource())) {
+      RateLimiter nodeA = RateLimiter.inDatabase(dataSource(), clock, RateLimiter.SPEC_PER_MINUTE);
+      RateLimiter nodeB = RateLimiter.inDatabase(dataSource(), clock, RateLimiter.SPEC_PER_MINUTE);
+      String client = UUID.randomUUID().toString();
+      AtomicInteger turn = new AtomicInteger();
+
+      int wrongSecrets =
+          RateLimiterTest.hammer(
+              3,
+              () ->
+                  refused(
+                      turn.incrementAndGet() % 2 == 0 ? nodeA : nodeB,
+                      client,
+                      "203.0.113.9",
+                      false));
+      int ungrantedScopes =
+          RateLimiterTest.hammer(
+              3,
+              () ->
+                  refused(
+                      turn.incrementAndGet() % 2 == 0 ? nodeA : nodeB, client, "10.0.0.1", true));
+
+      assertEquals(Budget.PAIR_FAILURES.capacity(), wrongSecrets);
+      assertEquals(Budget.CLIENT_FAILURES.capacity(), ungrantedScopes);
+      assertTrue(database.isPostgreSql());
+    }
+  }
+
   /** Rows of buckets that refilled long ago, as a flood of strangers leaves them. */
   void insertExpired(int rows) throws SQLException {
     try (Connection connection = dataSource().getConnection();
@@ -102,6 +145,7 @@ class RateLimitPostgresIT {
       RateLimiter limiter = RateLimiter.inDatabase(dataSource(), clock, 60);
       for (int i = 0; i < 20; i++) {
         Admission admission = limiter.admit(UUID.randomUUID().toString(), "203.0.113.7");
+        limiter.failed(admission, 401, false);
         limiter.settle(admission, 401);
       }
       insertExpired(2 * DatabaseBuckets.CLEANUP_BATCH + 500);
@@ -110,7 +154,7 @@ class RateLimitPostgresIT {
       twoMinutesLater();
       limiter.removeExpired();
 
-      assertEquals(2 * DatabaseBuckets.CLEANUP_BATCH + 500 + 41, live);
+      assertEquals(2 * DatabaseBuckets.CLEANUP_BATCH + 500 + 61, live);
       assertEquals(0, rows());
     }
   }
@@ -125,9 +169,9 @@ class RateLimitPostgresIT {
           new RateLimiter(buckets, 60).admit(UUID.randomUUID().toString(), "203.0.113.8");
 
       assertEquals(300, buckets.removeExpired(100, 3));
-      assertEquals(50 + 3, rows());
+      assertEquals(50 + 4, rows());
       assertEquals(50, buckets.removeExpired(100, 3));
-      assertEquals(3, rows());
+      assertEquals(4, rows());
       assertTrue(admission.admitted());
     }
   }

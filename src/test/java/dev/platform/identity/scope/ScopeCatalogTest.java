@@ -102,7 +102,7 @@ class ScopeCatalogTest {
   @Test
   void whenSeededThenAdminScopesGiveNoChannels() {
     for (String name : ADMIN_SCOPES) {
-      assertEquals(ChannelPermissions.NONE, catalog.find(name).orElseThrow().channels(), name);
+      assertEquals(ChannelGrant.NONE, catalog.find(name).orElseThrow().channels(), name);
     }
   }
 
@@ -260,7 +260,7 @@ class ScopeCatalogTest {
             Optional.of("marketing:content.create catalog:products.view marketing:content.view"));
 
     assertEquals(
-        new ChannelPermissions(
+        new ChannelGrant(
             List.of("catalog.products.*", "marketing.content.*"),
             List.of("marketing.content.*"),
             List.of("catalog.products.*", "marketing.content.*")),
@@ -272,7 +272,7 @@ class ScopeCatalogTest {
     GrantedScopes granted = catalog.grant(List.of("kitchen:*"), Optional.empty());
 
     List<String> all = List.of("kitchen.*");
-    assertEquals(new ChannelPermissions(all, all, all), granted.channels());
+    assertEquals(new ChannelGrant(all, all, all), granted.channels());
   }
 
   @Test
@@ -289,7 +289,7 @@ class ScopeCatalogTest {
     GrantedScopes granted = catalog.grant(List.of("identity:admin"), Optional.empty());
 
     assertEquals(List.of("identity:admin"), granted.scopes());
-    assertEquals(ChannelPermissions.NONE, granted.channels());
+    assertEquals(ChannelGrant.NONE, granted.channels());
   }
 
   @Test
@@ -329,8 +329,7 @@ class ScopeCatalogTest {
 
   @Test
   void whenExistingScopePutThenReplacedWholly() {
-    ChannelPermissions custom =
-        new ChannelPermissions(List.of("menus.public"), List.of(), List.of());
+    ChannelGrant custom = new ChannelGrant(List.of("menus.public"), List.of(), List.of());
     catalog.put("kitchen:menus.read", "Read menus.", Optional.of(custom));
 
     assertEquals(custom, catalog.find("kitchen:menus.read").orElseThrow().channels());

@@ -82,34 +82,33 @@ class ScopeTest {
   void whenViewOrReadThenDefaultIsSubscribeAndReplayOnTheResource() {
     List<String> content = List.of("marketing.content.*");
     assertEquals(
-        new ChannelPermissions(content, List.of(), content),
+        new ChannelGrant(content, List.of(), content),
         Scope.defaultChannels("marketing:content.view"));
     List<String> menus = List.of("kitchen.menus.*");
     assertEquals(
-        new ChannelPermissions(menus, List.of(), menus),
-        Scope.defaultChannels("kitchen:menus.read"));
+        new ChannelGrant(menus, List.of(), menus), Scope.defaultChannels("kitchen:menus.read"));
   }
 
   @Test
   void whenOtherActionThenDefaultIsPublishOnTheResource() {
     List<String> orders = List.of("kitchen.orders.*");
     assertEquals(
-        new ChannelPermissions(List.of(), orders, List.of()),
+        new ChannelGrant(List.of(), orders, List.of()),
         Scope.defaultChannels("kitchen:orders.create"));
     assertEquals(
-        new ChannelPermissions(List.of(), orders, List.of()),
+        new ChannelGrant(List.of(), orders, List.of()),
         Scope.defaultChannels("kitchen:orders.calculate"));
   }
 
   @Test
   void whenWildcardThenDefaultIsEveryActionOnTheService() {
     List<String> all = List.of("catalog.*");
-    assertEquals(new ChannelPermissions(all, all, all), Scope.defaultChannels("catalog:*"));
+    assertEquals(new ChannelGrant(all, all, all), Scope.defaultChannels("catalog:*"));
   }
 
   @Test
   void whenNoResourceThenDefaultIsNoChannel() {
-    assertEquals(ChannelPermissions.NONE, Scope.defaultChannels("identity:admin"));
+    assertEquals(ChannelGrant.NONE, Scope.defaultChannels("identity:admin"));
   }
 
   @Test
@@ -146,8 +145,7 @@ class ScopeTest {
 
   @Test
   void whenDefinedWithChannelsThenKeepsThemSortedAndDistinct() {
-    ChannelPermissions channels =
-        new ChannelPermissions(List.of("b.*", "a.x", "b.*"), List.of(), List.of("*"));
+    ChannelGrant channels = new ChannelGrant(List.of("b.*", "a.x", "b.*"), List.of(), List.of("*"));
 
     Scope scope = Scope.define("billing:invoices.view", "View invoices.", Optional.of(channels));
 
@@ -173,7 +171,7 @@ class ScopeTest {
   @ParameterizedTest
   @ValueSource(strings = {"", "a b", "a..b", ".a", "a.", "a/b", "ä.b", "a.\"b\""})
   void whenChannelPatternMalformedThenInvalidNamingIt(String pattern) {
-    ChannelPermissions channels = new ChannelPermissions(List.of(), List.of(pattern), List.of());
+    ChannelGrant channels = new ChannelGrant(List.of(), List.of(pattern), List.of());
 
     InvalidScopeException e =
         assertThrows(

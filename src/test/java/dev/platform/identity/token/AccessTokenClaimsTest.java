@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.TestAccounts;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import java.net.URI;
 import java.time.Instant;
@@ -26,7 +26,7 @@ class AccessTokenClaimsTest {
   final GrantedScopes granted =
       new GrantedScopes(
           List.of("catalog:products.view"),
-          new ChannelPermissions(List.of("catalog.products.*"), List.of(), List.of()));
+          new ChannelGrant(List.of("catalog.products.*"), List.of(), List.of()));
 
   final AccessTokenClaims claims =
       AccessTokenClaims.of(

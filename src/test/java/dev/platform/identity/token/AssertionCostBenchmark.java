@@ -95,7 +95,7 @@ public final class AssertionCostBenchmark {
       UUID signer = keyClient(node, rsa, ec);
       System.out.printf(
           "%s, %d tokens a run, %s%n",
-          label, tokens, RsaProvider.choose(settings.rsaEngine()).name());
+          label, tokens, RsaProvider.choose(settings.keys().engine()).name());
       for (boolean measured : List.of(false, true)) {
         report(measured, "client_secret_post", servlet, repeat(secretBody, tokens));
         report(
@@ -154,7 +154,7 @@ public final class AssertionCostBenchmark {
               new JWTClaimsSet.Builder()
                   .issuer(client.toString())
                   .subject(client.toString())
-                  .audience(settings.issuer() + "/oauth/token")
+                  .audience(settings.tokens().issuer() + "/oauth/token")
                   .issueTime(Date.from(now))
                   .expirationTime(Date.from(now.plusSeconds(240)))
                   .jwtID(UUID.randomUUID().toString())
@@ -165,7 +165,7 @@ public final class AssertionCostBenchmark {
               : new RSASSASigner(pair.getPrivate()));
       bodies.add(
           "grant_type=client_credentials&client_assertion_type="
-              + ClientAssertion.TYPE
+              + ReceivedAssertion.TYPE
               + "&client_assertion="
               + jwt.serialize());
     }
@@ -189,7 +189,7 @@ public final class AssertionCostBenchmark {
             ServiceAccount.create(
                 id,
                 new AccountProfile("bench", "org", List.of(), List.of("catalog:*"), "catalog"),
-                new SecretDigest(settings.secretPepper()).of(SECRET),
+                new SecretDigest(settings.secrets().pepper()).of(SECRET),
                 Clock.systemUTC().instant()));
     return "grant_type=client_credentials&client_id=" + id + "&client_secret=" + SECRET;
   }
@@ -220,25 +220,16 @@ public final class AssertionCostBenchmark {
   private static TokenServlet endpoint(TestNodes.Node node, Settings settings, DataSource data) {
     ScopeCatalog scopes = new ScopeCatalog(node.database());
     scopes.refresh();
-    return new TokenServlet(
-        new ClientAuthenticator(
-            new ServiceAccounts(node.database()),
-            new SecretDigest(settings.secretPepper()),
-            Clock.systemUTC(),
-            Optional.empty(),
-            new ClientAuthenticator.Assertions(
-                settings.issuer(),
-                new UsedAssertions(data),
-                (uri, refresh) -> {
-                  throw new IllegalStateException("no published key sets in the bench");
-                })),
+    return TokenEndpoint.build(
+        TestEndpoints.policy(settings, Optional.empty()),
+        new ServiceAccounts(node.database()),
+        new SecretDigest(settings.secrets().pepper()),
         scopes,
-        new TokenIssuer(
-            settings.issuer(),
-            settings.tokenLifetime(),
-            settings.adminTokenLifetime(),
-            node.ring(),
-            Clock.systemUTC()),
-        new AuditLog(Clock.systemUTC()));
+        node.ring(),
+        new UsedAssertions(data),
+        TestEndpoints.NONE_PUBLISHED,
+        new AuditLog(Clock.systemUTC()),
+        TokenMeters.none(),
+        Clock.systemUTC());
   }
 }

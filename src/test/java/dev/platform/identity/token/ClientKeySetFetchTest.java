@@ -2,6 +2,7 @@ package dev.platform.identity.token;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -18,8 +19,10 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,13 +58,14 @@ class ClientKeySetFetchTest {
   }
 
   /**
-   * A fetch trusting the stub, on 127.0.0.1: private addresses allowed, and a deadline no first TLS
-   * handshake on a loaded machine comes near.
+   * A fetch trusting the stub, on 127.0.0.1: private addresses and its port allowed, and a deadline
+   * no first TLS handshake on a loaded machine comes near.
    */
-  static ClientKeySetFetch.Builder<String> toStub() {
+  static ClientKeySetFetch.Builder<String> toStub(HttpsStub stub) {
     return ClientKeySetFetch.builder(ClientKeySetFetchTest::keySet)
         .httpClient(HttpsStub.client())
         .allowPrivate(true)
+        .ports(Set.of(stub.port()))
         .deadline(Duration.ofSeconds(10));
   }
 
@@ -97,7 +101,7 @@ class ClientKeySetFetchTest {
   void whenHttpsAnswers200ThenTheBodyIsParsed() throws Exception {
     stub.answer("/jwks", HttpsStub.whole(200, KEYS, "Content-Type", "application/json"));
 
-    assertEquals(KEYS, fetched(toStub().build(), stub.uri("/jwks")));
+    assertEquals(KEYS, fetched(toStub(stub).build(), stub.uri("/jwks")));
     assertEquals(1, stub.requests("/jwks"));
   }
 
@@ -107,14 +111,15 @@ class ClientKeySetFetchTest {
         StubServer.start("/jwks", request -> new StubServer.Reply(200, Map.of(), KEYS))) {
       URI uri = plain.uri().resolve("/jwks");
 
-      IOException refused = assertThrows(IOException.class, () -> fetched(toStub().build(), uri));
+      IOException refused =
+          assertThrows(IOException.class, () -> fetched(toStub(stub).build(), uri));
 
       assertEquals("jwks_uri must use https", refused.getMessage());
       assertEquals(0, plain.requests());
       IllegalArgumentException atRegistration =
           assertThrows(
               IllegalArgumentException.class,
-              () -> ClientKeySetFetch.checkUri(uri, true, answering("8.8.8.8")));
+              () -> ClientKeySetFetch.checkUri(uri, true, Set.of(), answering("8.8.8.8")));
       assertEquals("jwks_uri must use https", atRegistration.getMessage());
     }
   }
@@ -155,10 +160,11 @@ class ClientKeySetFetchTest {
     IllegalArgumentException refused =
         assertThrows(
             IllegalArgumentException.class,
-            () -> ClientKeySetFetch.checkUri(REGISTERED, false, answering(address)));
+            () -> ClientKeySetFetch.checkUri(REGISTERED, false, Set.of(), answering(address)));
 
     assertEquals(NOT_PUBLIC, refused.getMessage());
-    assertDoesNotThrow(() -> ClientKeySetFetch.checkUri(REGISTERED, true, answering(address)));
+    assertDoesNotThrow(
+        () -> ClientKeySetFetch.checkUri(REGISTERED, true, Set.of(), answering(address)));
   }
 
   /** {@code InetAddress.getByName} turns ::ffff:a.b.c.d into IPv4; a resolver may not. */
@@ -175,7 +181,8 @@ class ClientKeySetFetchTest {
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                ClientKeySetFetch.checkUri(REGISTERED, false, host -> new InetAddress[] {address}));
+                ClientKeySetFetch.checkUri(
+                    REGISTERED, false, Set.of(), host -> new InetAddress[] {address}));
 
     assertEquals(NOT_PUBLIC, refused.getMessage());
   }
@@ -195,7 +202,8 @@ class ClientKeySetFetchTest {
         "2606:4700:4700::1111"
       })
   void whenEveryAddressIsPublicThenAccepted(String address) {
-    assertDoesNotThrow(() -> ClientKeySetFetch.checkUri(REGISTERED, false, answering(address)));
+    assertDoesNotThrow(
+        () -> ClientKeySetFetch.checkUri(REGISTERED, false, Set.of(), answering(address)));
   }
 
   @Test
@@ -205,7 +213,7 @@ class ClientKeySetFetchTest {
             IllegalArgumentException.class,
             () ->
                 ClientKeySetFetch.checkUri(
-                    REGISTERED, false, answering("8.8.8.8", "10.0.0.1", "1.1.1.1")));
+                    REGISTERED, false, Set.of(), answering("8.8.8.8", "10.0.0.1", "1.1.1.1")));
 
     assertEquals(NOT_PUBLIC, refused.getMessage());
   }
@@ -221,21 +229,134 @@ class ClientKeySetFetchTest {
         NOT_PUBLIC,
         assertThrows(
                 IllegalArgumentException.class,
-                () -> ClientKeySetFetch.checkUri(REGISTERED, false, unknown))
+                () -> ClientKeySetFetch.checkUri(REGISTERED, false, Set.of(), unknown))
             .getMessage());
     assertEquals(
-        "jwks_uri must name a host",
+        "jwks_uri must name a host, with no user info",
         assertThrows(
                 IllegalArgumentException.class,
-                () -> ClientKeySetFetch.checkUri(URI.create("https:///jwks"), true, unknown))
+                () ->
+                    ClientKeySetFetch.checkUri(
+                        URI.create("https:///jwks"), true, Set.of(), unknown))
             .getMessage());
+  }
+
+  /** Issue 36 item 10: not another service of a public host; refused before any DNS look-up. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://keys.example:22/jwks",
+        "https://keys.example:0/jwks",
+        "https://keys.example:65536/jwks",
+        "https://keys.example:8443/jwks",
+        "https://keys.example:444/jwks",
+        "https://[2606:4700:4700::1111]:22/jwks",
+        "HTTPS://keys.example:22/jwks"
+      })
+  void whenUriNamesAPortBesides443ThenRefusedWithoutALookup(String text) {
+    AtomicInteger lookups = new AtomicInteger();
+    ClientKeySetFetch.Resolver counted =
+        host -> {
+          lookups.incrementAndGet();
+          return answering("8.8.8.8").resolve(host);
+        };
+
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> ClientKeySetFetch.checkUri(URI.create(text), true, Set.of(), counted));
+
+    assertEquals(
+        "jwks_uri must use port 443 (identity/jwksUriPorts allows others)", refused.getMessage());
+    assertEquals(0, lookups.get());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://keys.example/jwks",
+        "https://keys.example:443/jwks",
+        "https://[2606:4700:4700::1111]:443/jwks",
+        "https://[2606:4700:4700::1111]/jwks"
+      })
+  void whenUriNamesPort443OrNoneThenAccepted(String text) {
+    assertDoesNotThrow(
+        () -> ClientKeySetFetch.checkUri(URI.create(text), false, Set.of(), answering("8.8.8.8")));
+  }
+
+  @Test
+  void whenAPortIsAllowedThenItIsTakenAndOthersStillRefused() {
+    Set<Integer> allowed = Set.of(8443);
+
+    assertDoesNotThrow(
+        () ->
+            ClientKeySetFetch.checkUri(
+                URI.create("https://keys.example:8443/jwks"),
+                false,
+                allowed,
+                answering("8.8.8.8")));
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ClientKeySetFetch.checkUri(
+                    URI.create("https://keys.example:22/jwks"),
+                    false,
+                    allowed,
+                    answering("8.8.8.8")));
+    assertEquals(
+        "jwks_uri must use port 443 or one of [8443] (identity/jwksUriPorts allows others)",
+        refused.getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://a@keys.example:22/jwks",
+        "https://a:b@keys.example/jwks",
+        "https://@keys.example/"
+      })
+  void whenUriHasUserInfoThenRefused(String text) {
+    IllegalArgumentException refused =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ClientKeySetFetch.checkUri(
+                    URI.create(text), true, Set.of(8443, 22), answering("8.8.8.8")));
+
+    assertEquals("jwks_uri must name a host, with no user info", refused.getMessage());
+  }
+
+  /** The port is checked again at each fetch: a URL stored before the rule is refused there. */
+  @Test
+  void whenFetchedPortIsNotAllowedThenRefusedBeforeAnyRequest() throws Exception {
+    stub.answer("/jwks", HttpsStub.whole(200, KEYS));
+    ClientKeySetFetch<String> fetch = toStub(stub).ports(Set.of()).build();
+
+    IOException refused = assertThrows(IOException.class, () -> fetched(fetch, stub.uri("/jwks")));
+
+    assertTrue(refused.getMessage().startsWith("jwks_uri must use port 443"), refused.getMessage());
+    assertEquals(0, stub.requests("/jwks"));
+  }
+
+  /** Issue 36 item 14: no HTTP client (and no selector thread) until the first fetch. */
+  @Test
+  void whenNothingWasFetchedThenNoHttpClientIsMadeAndCloseEndsFetching() throws Exception {
+    ClientKeySetFetch<String> fetch =
+        ClientKeySetFetch.builder(ClientKeySetFetchTest::keySet).allowPrivate(true).build();
+
+    assertFalse(fetch.started());
+    fetch.close();
+    assertFalse(fetch.started());
+    IOException refused = assertThrows(IOException.class, () -> fetched(fetch, REGISTERED));
+    assertTrue(refused.getMessage().contains("closed"), refused.getMessage());
   }
 
   /** DNS may change after registration: each fetch checks again, before connecting. */
   @Test
   void whenFetchedHostIsPrivateThenRefusedBeforeAnyRequest() throws Exception {
     stub.answer("/jwks", HttpsStub.whole(200, KEYS));
-    ClientKeySetFetch<String> fetch = toStub().allowPrivate(false).build();
+    ClientKeySetFetch<String> fetch = toStub(stub).allowPrivate(false).build();
 
     IOException refused = assertThrows(IOException.class, () -> fetched(fetch, stub.uri("/jwks")));
 
@@ -249,7 +370,7 @@ class ClientKeySetFetchTest {
     stub.answer("/jwks", HttpsStub.whole(302, "", "Location", stub.uri("/target").toString()));
 
     IOException refused =
-        assertThrows(IOException.class, () -> fetched(toStub().build(), stub.uri("/jwks")));
+        assertThrows(IOException.class, () -> fetched(toStub(stub).build(), stub.uri("/jwks")));
 
     assertTrue(refused.getMessage().endsWith("answered 302: redirects are not followed"));
     assertEquals(1, stub.requests("/jwks"));
@@ -261,7 +382,7 @@ class ClientKeySetFetchTest {
     HttpClient following =
         HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
 
-    assertThrows(IllegalStateException.class, () -> toStub().httpClient(following).build());
+    assertThrows(IllegalStateException.class, () -> toStub(stub).httpClient(following).build());
   }
 
   @Test
@@ -269,7 +390,7 @@ class ClientKeySetFetchTest {
     stub.answer("/jwks", HttpsStub.whole(500, KEYS));
 
     IOException refused =
-        assertThrows(IOException.class, () -> fetched(toStub().build(), stub.uri("/jwks")));
+        assertThrows(IOException.class, () -> fetched(toStub(stub).build(), stub.uri("/jwks")));
 
     assertTrue(refused.getMessage().endsWith("answered 500"));
   }
@@ -279,7 +400,7 @@ class ClientKeySetFetchTest {
     String atCap = padded(64 * 1024);
     stub.answer("/at-cap", HttpsStub.whole(200, atCap));
     stub.answer("/over-cap", HttpsStub.whole(200, padded(64 * 1024 + 1)));
-    ClientKeySetFetch<String> fetch = toStub().build();
+    ClientKeySetFetch<String> fetch = toStub(stub).build();
 
     assertEquals(atCap, fetched(fetch, stub.uri("/at-cap")));
     IOException refused =
@@ -296,7 +417,7 @@ class ClientKeySetFetchTest {
     stub.answer("/jwks", HttpsStub.whole(200, "<html>"));
 
     IOException refused =
-        assertThrows(IOException.class, () -> fetched(toStub().build(), stub.uri("/jwks")));
+        assertThrows(IOException.class, () -> fetched(toStub(stub).build(), stub.uri("/jwks")));
 
     assertEquals("not a key set", refused.getMessage());
   }
@@ -304,7 +425,7 @@ class ClientKeySetFetchTest {
   @Test
   void whenServerSendsHeadersThenStallsThenTheFetchFailsWithinTheDeadline() {
     stub.answer("/jwks", HttpsStub.headersThenStall());
-    ClientKeySetFetch<String> fetch = toStub().deadline(DEADLINE).build();
+    ClientKeySetFetch<String> fetch = toStub(stub).deadline(DEADLINE).build();
 
     IOException failed =
         assertTimeoutPreemptively(
@@ -320,7 +441,7 @@ class ClientKeySetFetchTest {
   @Test
   void whenServerNeverAnswersThenTheFetchFailsWithinTheDeadline() {
     stub.answer("/jwks", HttpsStub.silence());
-    ClientKeySetFetch<String> fetch = toStub().deadline(DEADLINE).build();
+    ClientKeySetFetch<String> fetch = toStub(stub).deadline(DEADLINE).build();
 
     IOException failed =
         assertTimeoutPreemptively(

@@ -96,6 +96,10 @@ final class HttpsStub implements AutoCloseable {
     answers.put(path, answer);
   }
 
+  int port() {
+    return server.getAddress().getPort();
+  }
+
   URI uri(String path) {
     return URI.create("https://127.0.0.1:" + server.getAddress().getPort() + path);
   }

@@ -68,7 +68,7 @@ public final class MetricsOverheadBenchmark {
       double offMicros = median(without) / 1e3 / perRound;
       System.out.printf(
           "token path, %d rounds of %d tokens (%d warm-up each), %s%n",
-          rounds, perRound, warmUp, RsaProvider.choose(settings.rsaEngine()).name());
+          rounds, perRound, warmUp, RsaProvider.choose(settings.keys().engine()).name());
       System.out.printf("metrics on  %8.1f us per token%n", onMicros);
       System.out.printf("metrics off %8.1f us per token%n", offMicros);
       System.out.printf("difference  %+8.2f %%%n", 100 * (onMicros - offMicros) / offMicros);
@@ -85,7 +85,7 @@ public final class MetricsOverheadBenchmark {
             ServiceAccount.create(
                 id,
                 new AccountProfile("bench", "org", List.of(), List.of("catalog:*"), "catalog"),
-                new SecretDigest(settings.secretPepper()).of("the-bench-secret-0123456789"),
+                new SecretDigest(settings.secrets().pepper()).of("the-bench-secret-0123456789"),
                 Clock.systemUTC().instant()));
     return "grant_type=client_credentials&client_id="
         + id
@@ -93,27 +93,20 @@ public final class MetricsOverheadBenchmark {
   }
 
   private static TokenServlet endpoint(TestNodes.Node node, Settings settings, TokenMeters meters) {
-    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    SecretDigest digest = new SecretDigest(settings.secrets().pepper());
     ScopeCatalog scopes = new ScopeCatalog(node.database());
     scopes.refresh();
-    TokenIssuer issuer =
-        new TokenIssuer(
-            settings.issuer(),
-            settings.tokenLifetime(),
-            settings.adminTokenLifetime(),
-            node.ring(),
-            Clock.systemUTC(),
-            meters);
-    return new TokenServlet(
-        new ClientAuthenticator(
-            new ServiceAccounts(node.database()),
-            digest,
-            Clock.systemUTC(),
-            settings.secretRotation().maxAge()),
+    return TokenEndpoint.build(
+        TestEndpoints.policy(settings, settings.accounts().secretRotation().maxAge()),
+        new ServiceAccounts(node.database()),
+        digest,
         scopes,
-        issuer,
+        node.ring(),
+        new UsedAssertions(node.database().dataSource()),
+        TestEndpoints.NONE_PUBLISHED,
         new AuditLog(Clock.systemUTC()),
-        meters);
+        meters,
+        Clock.systemUTC());
   }
 
   /** One configuration of the token path. */

@@ -29,6 +29,7 @@ import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
 import dev.platform.identity.key.TestNodes;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
@@ -43,6 +44,7 @@ import java.util.Base64;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
@@ -67,29 +69,36 @@ class PrivateKeyJwtTokenTest {
   final DataSource data = TestDatabases.h2DataSource("pkjwt-" + UUID.randomUUID());
   final TestNodes.Node node = TestNodes.node(data, settings, Clock.systemUTC());
   final MutableClock clock = new MutableClock(START);
-  final SecretDigest digest = new SecretDigest(settings.secretPepper());
+  final SecretDigest digest = new SecretDigest(settings.secrets().pepper());
   final ServiceAccounts accounts = new ServiceAccounts(node.database());
   final LogCapture audit = LogCapture.of(AuditLog.LOGGER);
-  final String tokenEndpoint = settings.issuer() + "/oauth/token";
+  final String tokenEndpoint = settings.tokens().issuer() + "/oauth/token";
   final List<String> fetched = new java.util.concurrent.CopyOnWriteArrayList<>();
   volatile java.util.function.BiFunction<URI, Boolean, ClientJwks> published =
       (uri, refresh) -> {
         throw new IllegalStateException("no published sets here");
       };
-  final TokenServlet endpoint =
-      new TokenServlet(
-          new ClientAuthenticator(
-              accounts,
-              digest,
-              clock,
-              Optional.empty(),
-              new ClientAuthenticator.Assertions(
-                  settings.issuer(),
-                  new UsedAssertions(data),
-                  (uri, refresh) -> published.apply(uri, refresh))),
-          new dev.platform.identity.scope.ScopeCatalog(node.database()),
-          TestEndpoints.issuer(node, settings),
-          new AuditLog(clock));
+  final TokenServlet endpoint = endpoint(true);
+
+  /** The token endpoint; {@code tokenEndpointAudience} false is assertionAudience=issuer. */
+  TokenServlet endpoint(boolean tokenEndpointAudience) {
+    return TokenEndpoint.build(
+        new TokenEndpoint.Policy(
+            settings.tokens().issuer(),
+            settings.tokens().lifetime(),
+            settings.tokens().adminLifetime(),
+            Optional.empty(),
+            tokenEndpointAudience),
+        accounts,
+        digest,
+        new dev.platform.identity.scope.ScopeCatalog(node.database()),
+        node.ring(),
+        new UsedAssertions(data),
+        (uri, refresh) -> published.apply(uri, refresh),
+        new AuditLog(clock),
+        TokenMeters.none(),
+        clock);
+  }
 
   static KeyPair pair(String algorithm) {
     try {
@@ -232,11 +241,109 @@ class PrivateKeyJwtTokenTest {
     UUID id = keyAccount();
     assertTrue(
         refusedClaims(id, c -> c.audience("https://elsewhere.example/token"))
-            .contains("aud does not name this token endpoint"));
+            .startsWith("the client_assertion's aud must be the issuer ("));
     assertTrue(refusedClaims(id, c -> c.audience((String) null)).contains("aud"));
-    JWTClaimsSet both =
-        claims(id).audience(List.of("https://x.example", settings.issuer().toString())).build();
-    assertNotNull(issue(body(sign(JWSAlgorithm.RS256, "r", both))).accessToken());
+  }
+
+  /**
+   * An assertion whose claims are {@link #claims}' with {@code aud} set to the JSON {@code audJson}
+   * (null: no aud at all), signed by the RSA key "r".
+   */
+  String withAud(UUID id, String audJson) throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode claims =
+        json.valueToTree(claims(id).audience((String) null).build().toJSONObject());
+    if (audJson != null) {
+      claims.set("aud", json.readTree(audJson));
+    }
+    com.nimbusds.jose.JWSObject jws =
+        new com.nimbusds.jose.JWSObject(
+            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID("r").type(JOSEObjectType.JWT).build(),
+            new com.nimbusds.jose.Payload(json.writeValueAsString(claims)));
+    jws.sign(new RSASSASigner(RSA.getPrivate()));
+    return jws.serialize();
+  }
+
+  static String quoted(String text) {
+    return "\"" + text + "\"";
+  }
+
+  @Test
+  void whenAudIsTheIssuerOrTheTokenEndpointAsOneStringThenATokenIsIssued() throws Exception {
+    UUID id = keyAccount();
+
+    assertNotNull(
+        issue(body(withAud(id, quoted(settings.tokens().issuer().toString())))).accessToken());
+    assertNotNull(issue(body(withAud(id, quoted(tokenEndpoint)))).accessToken());
+  }
+
+  /** Issue 36 item 3: audience injection, and every near miss of our two addresses. */
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "array with the issuer",
+        "array with the token endpoint",
+        "array of one",
+        "trailing slash",
+        "another case",
+        "token endpoint with a query",
+        "token endpoint with a trailing slash",
+        "empty string",
+        "number",
+        "null",
+        "object",
+        "absent"
+      })
+  void whenAudIsAnArrayOrANearMissThenTheAssertionIsRefused(String spelling) throws Exception {
+    UUID id = keyAccount();
+    String issuer = settings.tokens().issuer().toString();
+    String aud =
+        switch (spelling) {
+          case "array with the issuer" -> "[\"https://evil.example\"," + quoted(issuer) + "]";
+          case "array with the token endpoint" ->
+              "[" + quoted(tokenEndpoint) + ",\"https://evil.example/token\"]";
+          case "array of one" -> "[" + quoted(issuer) + "]";
+          case "trailing slash" -> quoted(issuer + "/");
+          case "another case" -> quoted(issuer.toUpperCase(java.util.Locale.ROOT));
+          case "token endpoint with a query" -> quoted(tokenEndpoint + "?aud=" + issuer);
+          case "token endpoint with a trailing slash" -> quoted(tokenEndpoint + "/");
+          case "empty string" -> quoted("");
+          case "number" -> "1";
+          case "null" -> "null";
+          case "object" -> "{\"aud\":" + quoted(issuer) + "}";
+          default -> null;
+        };
+
+    OAuthError error = refused(body(withAud(id, aud)));
+
+    assertEquals(OAuthError.INVALID_CLIENT, error.error());
+    assertEquals(401, error.status());
+    assertTrue(
+        error.description().startsWith("the client_assertion's aud must be"), error.description());
+    assertEquals(spelling.startsWith("array"), error.description().contains("not an array"));
+  }
+
+  @Test
+  void whenOnlyTheIssuerIsTakenThenTheTokenEndpointIsRefusedAndTheIssuerTaken() throws Exception {
+    UUID id = keyAccount();
+    TokenServlet strict = endpoint(false);
+
+    OAuthError error =
+        assertThrows(
+            OAuthError.class,
+            () -> strict.issue(body(withAud(id, quoted(tokenEndpoint))), FORM, null, null, "::1"));
+    assertEquals(
+        "the client_assertion's aud must be the issuer (" + settings.tokens().issuer() + ")",
+        error.description());
+    assertNotNull(
+        strict
+            .issue(
+                body(withAud(id, quoted(settings.tokens().issuer().toString()))),
+                FORM,
+                null,
+                null,
+                "::1")
+            .accessToken());
   }
 
   @Test
@@ -471,7 +578,115 @@ class PrivateKeyJwtTokenTest {
           throw new ClientKeysUnavailableException(
               uri.toString(), new java.io.IOException(uri + " answered 500"));
         };
-    assertEquals(ClientAssertions.NOT_SIGNED, refused(body(assertion(id))).description());
+    assertEquals(
+        ClientKeysUnavailableException.NOT_YET, refused(body(assertion(id))).description());
+  }
+
+  /** The service's own sets over a stub HTTPS host, fetched in place (an executor that runs it). */
+  ClientKeySets publishedSets(HttpsStub stub, SimpleMeterRegistry registry) {
+    ClientKeySets sets =
+        new ClientKeySets(
+            true,
+            Set.of(stub.port()),
+            ClientKeySetFetch.builder(ClientJwks::published)
+                .httpClient(HttpsStub.client())
+                .allowPrivate(true)
+                .ports(Set.of(stub.port()))
+                .deadline(Duration.ofSeconds(10))
+                .build(),
+            RemoteClientKeys.Times.DEFAULT,
+            clock,
+            registry,
+            new AuditLog(clock),
+            Runnable::run);
+    published = sets::at;
+    return sets;
+  }
+
+  UUID publishingAccount(URI jwksUri) throws Exception {
+    UUID id = keyAccount();
+    accounts.change(
+        id, account -> account.replaceKeys(ServiceAccount.Keys.at(jwksUri), clock.instant()));
+    return id;
+  }
+
+  static String set(String... jwks) {
+    return "{\"keys\":[" + String.join(",", jwks) + "]}";
+  }
+
+  static final String RSA_JWK =
+      new RSAKey.Builder((RSAPublicKey) RSA.getPublic()).keyID("r").build().toJSONString();
+  static final String EC_JWK =
+      new ECKey.Builder(Curve.P_256, (ECPublicKey) EC.getPublic())
+          .keyID("e")
+          .build()
+          .toJSONString();
+  static final String OKP_JWK =
+      "{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"kid\":\"ed\","
+          + "\"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\"}";
+
+  /**
+   * Issue 36 item 1, the reviewer's harness: the client rotates away its stolen RSA key, and its
+   * new set holds one entry this service cannot use. Before, that refused the whole new set and the
+   * old one, stolen key and all, served on; now the old key is refused from the next fetch on.
+   */
+  @Test
+  void whenARotatedSetHoldsAnUnusableEntryThenTheRemovedKeyIsRefusedAfterTheNextFetch()
+      throws Exception {
+    try (HttpsStub stub = HttpsStub.start()) {
+      stub.answer("/jwks", HttpsStub.whole(200, set(RSA_JWK)));
+      publishedSets(stub, new SimpleMeterRegistry());
+      UUID id = publishingAccount(stub.uri("/jwks"));
+      assertNotNull(issue(body(assertion(id))).accessToken());
+
+      stub.answer("/jwks", HttpsStub.whole(200, set(EC_JWK, OKP_JWK)));
+      clock.advance(RemoteClientKeys.Times.DEFAULT.cacheTime());
+
+      assertEquals(ClientAssertions.NOT_SIGNED, refused(body(assertion(id))).description());
+      assertNotNull(issue(body(sign(JWSAlgorithm.ES256, "e", claims(id).build()))).accessToken());
+      assertEquals(ClientAssertions.NOT_SIGNED, refused(body(assertion(id))).description());
+      assertEquals(2, stub.requests("/jwks"));
+    }
+  }
+
+  /** Issue 36 item 1: an unreachable host keeps the last set only up to the maximum age. */
+  @Test
+  void whenTheHostIsUnreachableThenTheLastSetIsRefusedPastTheMaxAge() throws Exception {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    HttpsStub stub = HttpsStub.start();
+    stub.answer("/jwks", HttpsStub.whole(200, set(RSA_JWK)));
+    ClientKeySets sets = publishedSets(stub, registry);
+    UUID id = publishingAccount(stub.uri("/jwks"));
+    assertNotNull(issue(body(assertion(id))).accessToken());
+    stub.close(); // nothing listens there any more
+
+    Duration step = RemoteClientKeys.Times.DEFAULT.cacheTime();
+    for (Duration age = step; age.compareTo(Duration.ofHours(1)) < 0; age = age.plus(step)) {
+      clock.advance(step);
+      sets.refreshDue();
+      assertNotNull(issue(body(assertion(id))).accessToken(), "at " + age);
+    }
+    clock.advance(step);
+    sets.refreshDue();
+
+    OAuthError error = refused(body(assertion(id)));
+    assertEquals(OAuthError.INVALID_CLIENT, error.error());
+    assertEquals(ClientKeysUnavailableException.TOO_OLD, error.description());
+    refused(body(assertion(id)));
+    assertEquals(
+        2.0,
+        registry
+            .get("identity.token.client.keyset.refusals")
+            .tag("reason", "too_old")
+            .counter()
+            .count());
+    assertEquals(
+        1,
+        audit.messages().stream().filter(line -> line.contains("client.keyset.expired")).count());
+    assertTrue(
+        audit.messages().stream()
+            .anyMatch(line -> line.contains("token.refuse") && line.contains("refused until")),
+        "the refusal's audit line says why");
   }
 
   @Test

@@ -42,7 +42,7 @@ class SecretMoveTest {
       TestNodes.node(
           TestDatabases.h2DataSource("move-" + UUID.randomUUID()), settings, Clock.systemUTC());
   final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
-  final SecretDigest digest = new SecretDigest(settings.secretPepper());
+  final SecretDigest digest = new SecretDigest(settings.secrets().pepper());
   final ServiceAccounts accounts = new ServiceAccounts(node.database());
   final LogCapture audit = LogCapture.of(AuditLog.LOGGER);
   final UUID id = UUID.randomUUID();

@@ -55,9 +55,9 @@ class SecretPepperTokenTest {
       new CountingDataSource(TestDatabases.h2DataSource("pepper-" + UUID.randomUUID()));
   final TestNodes.Node node = TestNodes.node(counting.dataSource(), settings, Clock.systemUTC());
   final MutableClock clock = new MutableClock(START);
-  final SecretDigest oldDigest = new SecretDigest(oldSettings.secretPepper());
+  final SecretDigest oldDigest = new SecretDigest(oldSettings.secrets().pepper());
   final SecretDigest digest =
-      new SecretDigest(settings.secretPepper(), settings.previousSecretPeppers());
+      new SecretDigest(settings.secrets().pepper(), settings.secrets().previousPeppers());
   final ServiceAccounts accounts = new ServiceAccounts(node.database());
   final TokenServlet endpoint = TestEndpoints.token(node, settings, clock, Optional.empty());
 
@@ -151,7 +151,9 @@ class SecretPepperTokenTest {
   void whenADigestNamesAPepperThisNodeDoesNotHaveThenRefusedAsAWrongSecretAndNotWritten() {
     SecretDigest strange =
         new SecretDigest(
-            TestSettings.with(Map.of(JndiSettings.SECRET_PEPPER, STRANGE_PEPPER)).secretPepper());
+            TestSettings.with(Map.of(JndiSettings.SECRET_PEPPER, STRANGE_PEPPER))
+                .secrets()
+                .pepper());
     UUID id = account(strange.of("strange-secret"));
     counting.reset();
 
@@ -281,9 +283,11 @@ class SecretPepperTokenTest {
   @Test
   void whenTwoNodesDisagreeOnTheCurrentPepperThenTheDigestMovesOnceAndStays() {
     SecretDigest behind =
-        new SecretDigest(oldSettings.secretPepper(), List.of(settings.secretPepper()));
-    ClientAuthenticator nodeA = new ClientAuthenticator(accounts, digest, clock, Optional.empty());
-    ClientAuthenticator nodeB = new ClientAuthenticator(accounts, behind, clock, Optional.empty());
+        new SecretDigest(oldSettings.secrets().pepper(), List.of(settings.secrets().pepper()));
+    ClientAuthenticator nodeA =
+        TestEndpoints.authenticator(node, settings, accounts, digest, clock);
+    ClientAuthenticator nodeB =
+        TestEndpoints.authenticator(node, settings, accounts, behind, clock);
     UUID id = account(oldDigest.of("secret"));
 
     List<String> peppers = new ArrayList<>();
@@ -310,17 +314,17 @@ class SecretPepperTokenTest {
     AtomicInteger reads = new AtomicInteger();
     SecretDigest counted =
         new SecretDigest(
-            new CountingPepper(settings.secretPepper(), reads),
-            List.of(new CountingPepper(oldSettings.secretPepper(), reads)));
+            new CountingPepper(settings.secrets().pepper(), reads),
+            List.of(new CountingPepper(oldSettings.secrets().pepper(), reads)));
     ClientAuthenticator authenticator =
-        new ClientAuthenticator(accounts, counted, clock, Optional.empty());
+        TestEndpoints.authenticator(node, settings, accounts, counted, clock);
     Settings strange = TestSettings.with(Map.of(JndiSettings.SECRET_PEPPER, STRANGE_PEPPER));
     UUID id = account(oldDigest.of("old-secret"));
     accounts.change(
         id,
         it ->
             it.replaceSecret(
-                new SecretDigest(strange.secretPepper()).of("strange-secret"),
+                new SecretDigest(strange.secrets().pepper()).of("strange-secret"),
                 Duration.ofHours(24),
                 clock.instant()));
 
@@ -368,10 +372,10 @@ class SecretPepperTokenTest {
     AtomicInteger reads = new AtomicInteger();
     SecretDigest counted =
         new SecretDigest(
-            new CountingPepper(settings.secretPepper(), reads),
-            List.of(new CountingPepper(oldSettings.secretPepper(), reads)));
+            new CountingPepper(settings.secrets().pepper(), reads),
+            List.of(new CountingPepper(oldSettings.secrets().pepper(), reads)));
     ClientAuthenticator authenticator =
-        new ClientAuthenticator(accounts, counted, clock, Optional.empty());
+        TestEndpoints.authenticator(node, settings, accounts, counted, clock);
     UUID onOld = account(oldDigest.of("old-pepper-secret"));
     UUID spanning = account(oldDigest.of("old-secret"));
     accounts.change(

@@ -36,7 +36,7 @@ class SecretRotationTokenTest {
       TestNodes.node(
           TestDatabases.h2DataSource("rotation-" + UUID.randomUUID()), settings, Clock.systemUTC());
   final MutableClock clock = new MutableClock(START);
-  final SecretDigest digest = new SecretDigest(settings.secretPepper());
+  final SecretDigest digest = new SecretDigest(settings.secrets().pepper());
   final ServiceAccounts accounts = new ServiceAccounts(node.database());
   final LogCapture audit = LogCapture.of(AuditLog.LOGGER);
   final TokenServlet endpoint = endpoint(Optional.of(Duration.ofDays(90)));

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.http.Incident;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -75,7 +75,7 @@ class TokenAnswerTest {
             "a.b.c",
             issued,
             issued.plus(Duration.ofHours(24)),
-            new GrantedScopes(List.of("catalog:products.view"), ChannelPermissions.NONE));
+            new GrantedScopes(List.of("catalog:products.view"), ChannelGrant.NONE));
 
     TokenAnswer answer = TokenAnswer.of(TokenResponseBody.from(token));
 

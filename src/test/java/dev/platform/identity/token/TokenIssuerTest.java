@@ -7,7 +7,7 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -29,11 +29,12 @@ class TokenIssuerTest {
           TestDatabases.h2DataSource("issuer-" + UUID.randomUUID()), TestNodes.settings(), clock);
   final TokenIssuer issuer =
       new TokenIssuer(
-          TestNodes.settings().issuer(),
+          TestNodes.settings().tokens().issuer(),
           Duration.ofHours(24),
           Duration.ofHours(1),
           node.ring(),
-          clock);
+          clock,
+          TokenMeters.none());
 
   @AfterEach
   void close() {
@@ -58,7 +59,7 @@ class TokenIssuerTest {
     GrantedScopes granted =
         new GrantedScopes(
             List.of("catalog:products.view", "catalog:orders.view"),
-            new ChannelPermissions(
+            new ChannelGrant(
                 List.of("catalog.products.*"), List.of(), List.of("catalog.products.*")));
 
     String jwt = issuer.issue(account, granted).value();
@@ -72,7 +73,7 @@ class TokenIssuerTest {
         "{\"subscribe\":[\"catalog.products.*\"],\"publish\":[],\"replay\":[\"catalog.products.*\"]}";
     assertEquals(
         "{\"iss\":\""
-            + TestNodes.settings().issuer()
+            + TestNodes.settings().tokens().issuer()
             + "\",\"aud\":\"*\",\"sub\":\""
             + clientId
             + "\",\"jti\":\""

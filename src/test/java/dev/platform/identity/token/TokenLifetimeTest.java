@@ -7,7 +7,7 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ChannelPermissions;
+import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,11 +27,12 @@ class TokenLifetimeTest {
           TestDatabases.h2DataSource("lifetime-" + UUID.randomUUID()), TestNodes.settings(), clock);
   final TokenIssuer issuer =
       new TokenIssuer(
-          TestNodes.settings().issuer(),
+          TestNodes.settings().tokens().issuer(),
           Duration.ofHours(24),
           Duration.ofHours(1),
           node.ring(),
-          clock);
+          clock,
+          TokenMeters.none());
 
   @AfterEach
   void close() {
@@ -47,7 +48,7 @@ class TokenLifetimeTest {
             TestAccounts.digest("digest"),
             NOW);
     GrantedScopes granted =
-        new GrantedScopes(List.of(scopes), new ChannelPermissions(List.of(), List.of(), List.of()));
+        new GrantedScopes(List.of(scopes), new ChannelGrant(List.of(), List.of(), List.of()));
     TokenIssuer.IssuedToken token = issuer.issue(account, granted);
     return Duration.between(token.issuedAt(), token.expiresAt()).toSeconds();
   }

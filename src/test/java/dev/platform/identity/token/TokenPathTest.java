@@ -45,7 +45,7 @@ class TokenPathTest {
   @Test
   void whenATokenIsIssuedOrAnUnknownClientRefusedThenTheOnlySqlIsOneAccountRead() {
     node.rotation().start();
-    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    SecretDigest digest = new SecretDigest(settings.secrets().pepper());
     ServiceAccounts accounts = new ServiceAccounts(node.database());
     UUID id = UUID.randomUUID();
     accounts.add(
@@ -85,7 +85,7 @@ class TokenPathTest {
   @Test
   void whenThePreviousSecretOfAnAccountInItsOverlapIsUsedThenTheOnlySqlIsStillOneAccountRead() {
     node.rotation().start();
-    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    SecretDigest digest = new SecretDigest(settings.secrets().pepper());
     ServiceAccounts accounts = new ServiceAccounts(node.database());
     UUID id = UUID.randomUUID();
     accounts.add(

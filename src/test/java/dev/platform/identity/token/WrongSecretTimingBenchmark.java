@@ -89,7 +89,7 @@ public final class WrongSecretTimingBenchmark {
   }
 
   private static Endpoint endpoint(TestNodes.Node node, Settings settings, int n) {
-    SecretDigest digest = new SecretDigest(settings.secretPepper());
+    SecretDigest digest = new SecretDigest(settings.secrets().pepper());
     ServiceAccounts accounts = new ServiceAccounts(node.database());
     List<String> known = new ArrayList<>();
     List<String> unknown = new ArrayList<>();

@@ -15,20 +15,21 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * DESIGN "Packages": {@code verify} and {@code client}, subpackages included, import nothing else
- * of the project, so other services can take them as a small jar. The servlet and JAX-RS APIs are
- * {@code provided} for the filters only: each filter package uses its own API alone, and the rest
- * of the libraries neither, so a service without them can still verify and fetch tokens. They may
- * name each other: the jar holds both ({@code client} takes {@link HttpsOnly} from {@code verify}).
+ * DESIGN "Packages": {@code verify}, {@code client} and {@code jose}, subpackages included, import
+ * nothing else of the project, so other services can take them as a small jar. The servlet and
+ * JAX-RS APIs are {@code provided} for the filters only: each filter package uses its own API
+ * alone, and the rest of the libraries neither, so a service without them can still verify and
+ * fetch tokens. They may name each other: the jar holds all three ({@code client} takes {@link
+ * HttpsOnly} from {@code verify}, both take the JOSE rules from {@code jose}).
  */
 class LibraryImportsTest {
   private static final Path ROOT = Path.of("src/main/java/dev/platform/identity");
 
   @ParameterizedTest
-  @ValueSource(strings = {"verify", "client"})
+  @ValueSource(strings = {"verify", "client", "jose"})
   void whenLibrarySourcesAreScannedThenNoneNamesAnotherProjectPackage(String library) {
     Pattern otherPackage =
-        Pattern.compile("dev\\.platform\\.identity\\.(?!(verify|client)\\b)\\w+");
+        Pattern.compile("dev\\.platform\\.identity\\.(?!(verify|client|jose)\\b)\\w+");
 
     assertEquals(List.of(), offending(sources(ROOT.resolve(library), true), otherPackage));
   }
@@ -37,6 +38,7 @@ class LibraryImportsTest {
   @CsvSource({
     "verify, false, jakarta\\.(servlet|ws\\.rs|annotation)\\.",
     "client, true, jakarta\\.(servlet|ws\\.rs|annotation)\\.",
+    "jose, true, jakarta\\.(servlet|ws\\.rs|annotation)\\.",
     "verify/servlet, true, jakarta\\.(ws\\.rs|annotation)\\.",
     "verify/jaxrs, true, jakarta\\.servlet\\.",
   })

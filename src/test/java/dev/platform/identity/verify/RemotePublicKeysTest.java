@@ -145,6 +145,57 @@ class RemotePublicKeysTest {
     assertEquals(2, stub.requests());
   }
 
+  /**
+   * The 10 s floor holds for the integrator's longest cache time too: a maximum of zero (or less)
+   * must not make every call fetch the set again, which would turn each request into a fetch.
+   */
+  @Test
+  void whenTheLongestCacheTimeIsBelowTenSecondsThenTheSetIsStillKeptTenSeconds() throws Exception {
+    cacheControl = "public, max-age=600";
+    RemotePublicKeys keys =
+        RemotePublicKeys.builder()
+            .issuer(stub.uri())
+            .clock(clock)
+            .maxCacheTime(Duration.ZERO)
+            .build();
+
+    for (int i = 0; i < 10; i++) {
+      keys.find("k1");
+      keys.refreshEnded().get(10, TimeUnit.SECONDS);
+    }
+    clock.advance(Duration.ofSeconds(9));
+    keys.find("k1");
+    keys.refreshEnded().get(10, TimeUnit.SECONDS);
+    assertEquals(1, stub.requests());
+
+    clock.advance(Duration.ofSeconds(1));
+    keys.find("k1");
+    keys.refreshEnded().get(10, TimeUnit.SECONDS);
+    assertEquals(2, stub.requests());
+  }
+
+  @Test
+  void whenMaxAgeHasMoreDigitsThanALongThenTheSetIsKeptForAnHourNotRefused() throws Exception {
+    cacheControl = "public, max-age=99999999999999999999";
+    RemotePublicKeys keys = keys();
+
+    assertEquals(FIRST.getPublic(), keys.find("k1").orElseThrow());
+    clock.advance(Duration.ofMinutes(61));
+    keys.find("k1");
+    keys.refreshEnded().get(10, TimeUnit.SECONDS);
+    assertEquals(2, stub.requests());
+  }
+
+  @Test
+  void whenTwoDifferentKeysShareAKidThenNeitherIsTrustedAndTheOtherKidsServe() {
+    keySet = set(jwk("k1", FIRST), jwk("k2", SECOND), jwk("k1", SECOND), jwk("k2", SECOND));
+    RemotePublicKeys keys = keys();
+
+    assertEquals(Optional.empty(), keys.find("k1"));
+    // The same key listed twice is one key.
+    assertEquals(SECOND.getPublic(), keys.find("k2").orElseThrow());
+  }
+
   @Test
   void whenTheIssuerIsDownThenTheCachedKeysKeepVerifying() throws Exception {
     RemotePublicKeys keys = keys();
@@ -184,6 +235,21 @@ class RemotePublicKeysTest {
             .build();
 
     assertThrows(UncheckedIOException.class, () -> keys.find("k1"));
+  }
+
+  @Test
+  void whenTheHttpClientFollowsRedirectsThenTheBuildIsRefused() {
+    java.net.http.HttpClient following =
+        java.net.http.HttpClient.newBuilder()
+            .followRedirects(java.net.http.HttpClient.Redirect.NORMAL)
+            .build();
+
+    IllegalStateException refused =
+        assertThrows(
+            IllegalStateException.class,
+            () -> RemotePublicKeys.builder().issuer(stub.uri()).httpClient(following).build());
+
+    assertTrue(refused.getMessage().contains("follows redirects"), refused.getMessage());
   }
 
   @Test

@@ -50,6 +50,24 @@ public final class TestTokens {
   private TestTokens() {}
 
   /** A 2048-bit RSA pair; slow (tens of ms), so a test class makes its pairs once. */
+  /** A key set of one RS256 key, as {@code /api/public-keys} serves it. */
+  public static String jwkSet(String kid, KeyPair pair) {
+    return RemotePublicKeysTest.set(RemotePublicKeysTest.jwk(kid, pair));
+  }
+
+  /**
+   * A stub issuer on 127.0.0.1 serving {@code pair}'s key as {@code kid} while {@code status} says
+   * 200, and that status with the same body once the test sets another: an issuer that starts
+   * failing.
+   */
+  public static StubServer issuer(String kid, KeyPair pair, java.util.function.IntSupplier status)
+      throws java.io.IOException {
+    String keySet = jwkSet(kid, pair);
+    return StubServer.start(
+        "/api/public-keys",
+        request -> new StubServer.Reply(status.getAsInt(), java.util.Map.of(), keySet));
+  }
+
   public static KeyPair rsaKeyPair() {
     try {
       KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");

@@ -80,7 +80,7 @@ public class VerifyBenchmark {
       signingInput = token.substring(0, dot).getBytes(StandardCharsets.US_ASCII);
       signature = Base64.getUrlDecoder().decode(token.substring(dot + 1));
       Provider jdk = Security.getProvider("SunRsaSign");
-      accp = Rs256.defaultProvider();
+      accp = dev.platform.identity.jose.Providers.rsa();
       if (accp == jdk) {
         throw new IllegalStateException("ACCP does not load here: the run would compare nothing");
       }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.platform.identity.http.ErrorBody;
 import jakarta.ws.rs.core.Response;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,7 @@ class ClientErrorsTest {
       Response response = ClientErrors.of(404, "no", path);
       assertEquals(404, response.getStatus());
       assertEquals("no-store", response.getHeaderString("Cache-Control"));
-      assertFalse(response.getEntity() instanceof ClientErrors.Body, path);
+      assertFalse(response.getEntity() instanceof ErrorBody, path);
     }
   }
 
@@ -28,7 +29,7 @@ class ClientErrorsTest {
           "", "/", "api/public-keys/x", "health/live", "administrator/v1", "admin/v2"
         }) {
       Response response = ClientErrors.of(405, "no", path);
-      assertTrue(response.getEntity() instanceof ClientErrors.Body, path);
+      assertTrue(response.getEntity() instanceof ErrorBody, path);
     }
   }
 }

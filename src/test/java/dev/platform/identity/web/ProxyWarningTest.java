@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.JndiSettings;
+import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.TestSettings;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ class ProxyWarningTest {
 
   @Test
   void whenAnHttpsIssuerTrustsNoProxyThenOneWarningNamesTheSetting() {
-    ProxyWarning.logIfNoProxyIsTrusted(TestSettings.with(Map.of()));
+    logIfNoProxyIsTrusted(Map.of());
 
     List<String> messages = log.messages();
     assertEquals(1, messages.size(), messages.toString());
@@ -33,17 +34,21 @@ class ProxyWarningTest {
 
   @Test
   void whenAProxyIsTrustedThenNoWarning() {
-    ProxyWarning.logIfNoProxyIsTrusted(
-        TestSettings.with(Map.of(JndiSettings.TRUSTED_PROXIES, "127.0.0.1,::1")));
+    logIfNoProxyIsTrusted(Map.of(JndiSettings.TRUSTED_PROXIES, "127.0.0.1,::1"));
 
     assertEquals(List.of(), log.messages());
   }
 
   @Test
   void whenTheIssuerIsHttpOnLoopbackThenNoWarning() {
-    ProxyWarning.logIfNoProxyIsTrusted(
-        TestSettings.with(Map.of(JndiSettings.ISSUER, "http://127.0.0.1:8080")));
+    logIfNoProxyIsTrusted(Map.of(JndiSettings.ISSUER, "http://127.0.0.1:8080"));
 
     assertEquals(List.of(), log.messages());
+  }
+
+  /** The warning, for the test settings with {@code entries} replaced. */
+  static void logIfNoProxyIsTrusted(Map<String, String> entries) {
+    Settings settings = TestSettings.with(entries);
+    ProxyWarning.logIfNoProxyIsTrusted(settings.tokens(), settings.limits());
   }
 }

@@ -56,8 +56,21 @@ class BearerTokenFilterTest {
 
   private static EmbeddedTomcat tomcat;
 
+  /** Issue 36: an issuer that starts failing, and the clock of the key source fed by it. */
+  private static volatile int issuerStatus = 200;
+
+  private static final dev.platform.identity.key.MutableClock KEYS_CLOCK =
+      new dev.platform.identity.key.MutableClock(TestTokens.NOW);
+  private static dev.platform.identity.verify.StubServer issuer;
+
   @BeforeAll
   static void start(@TempDir java.nio.file.Path base) throws Exception {
+    issuer = TestTokens.issuer(KID, KEYS, () -> issuerStatus);
+    PublicKeyLocator remote =
+        dev.platform.identity.verify.RemotePublicKeys.builder()
+            .issuer(issuer.uri())
+            .clock(KEYS_CLOCK)
+            .build();
     PublicKeyLocator keys =
         kid -> KID.equals(kid) ? Optional.of(KEYS.getPublic()) : Optional.empty();
     PublicKeyLocator unreachable =
@@ -70,12 +83,14 @@ class BearerTokenFilterTest {
             context -> {
               EmbeddedTomcat.addServlet(context, "api", jersey(keys), "/api/*");
               EmbeddedTomcat.addServlet(context, "down", jersey(unreachable), "/down/*");
+              EmbeddedTomcat.addServlet(context, "stale", jersey(remote), "/stale/*");
             });
   }
 
   @AfterAll
   static void stop() throws Exception {
     tomcat.close();
+    issuer.close();
   }
 
   private static ServletContainer jersey(PublicKeyLocator keys) {
@@ -168,6 +183,18 @@ class BearerTokenFilterTest {
   @Test
   void whenTheKeySourceCannotBeReachedThen503WithoutChallenge() throws IOException {
     Answer answer = tomcat.get("/down/catalog/products", bearer(serviceAccount()));
+
+    assertRefused(answer, 503, null, "the token cannot be checked now: try again later");
+  }
+
+  @Test
+  void whenTheIssuerFailsPastTheMaxStalenessThenTheSameTokenGets503() throws IOException {
+    String token = bearer(serviceAccount());
+    assertEquals(200, tomcat.get("/stale/catalog/products", token).status());
+    issuerStatus = 503;
+    KEYS_CLOCK.advance(java.time.Duration.ofHours(25));
+
+    Answer answer = tomcat.get("/stale/catalog/products", token);
 
     assertRefused(answer, 503, null, "the token cannot be checked now: try again later");
   }

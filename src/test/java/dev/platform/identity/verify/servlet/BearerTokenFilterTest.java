@@ -64,6 +64,13 @@ class BearerTokenFilterTest {
   private static StubServer issuer;
   private static EmbeddedTomcat tomcat;
 
+  /** Issue 36: an issuer that starts failing, and the clock of the key source fed by it. */
+  private static volatile int failingStatus = 200;
+
+  private static final dev.platform.identity.key.MutableClock KEYS_CLOCK =
+      new dev.platform.identity.key.MutableClock(TestTokens.NOW);
+  private static StubServer failing;
+
   @BeforeAll
   static void start(@TempDir Path base) throws Exception {
     String keySet = jwkSet(KID, (RSAPublicKey) KEYS.getPublic());
@@ -72,6 +79,7 @@ class BearerTokenFilterTest {
             "/api/public-keys",
             request ->
                 new StubServer.Reply(200, Map.of("Content-Type", "application/json"), keySet));
+    failing = TestTokens.issuer(KID, KEYS, () -> failingStatus);
     tomcat = EmbeddedTomcat.start(base, BearerTokenFilterTest::setUp);
   }
 
@@ -79,10 +87,20 @@ class BearerTokenFilterTest {
   static void stop() throws Exception {
     tomcat.close();
     issuer.close();
+    failing.close();
   }
 
   private static void setUp(Context context) {
-    EmbeddedTomcat.addServlet(context, "whoami", new WhoAmI(), "/api/*", "/down/*", "/declared/*");
+    EmbeddedTomcat.addServlet(
+        context, "whoami", new WhoAmI(), "/api/*", "/down/*", "/declared/*", "/stale/*");
+    BearerVerifier stale =
+        verifier(
+            dev.platform.identity.verify.RemotePublicKeys.builder()
+                .issuer(failing.uri())
+                .clock(KEYS_CLOCK)
+                .build());
+    EmbeddedTomcat.addFilter(
+        context, "stale", filter(new BearerTokenFilter(stale, List.of())), "/stale/*");
     BearerVerifier unreachable =
         verifier(
             kid -> {
@@ -190,6 +208,18 @@ class BearerTokenFilterTest {
   @Test
   void whenTheKeySourceCannotBeReachedThen503WithoutChallenge() throws IOException {
     Answer answer = tomcat.get("/down/products", bearer(serviceAccount()));
+
+    assertRefused(answer, 503, null, "the token cannot be checked now: try again later");
+  }
+
+  @Test
+  void whenTheIssuerFailsPastTheMaxStalenessThenTheSameTokenGets503() throws IOException {
+    String token = bearer(serviceAccount());
+    assertEquals(200, tomcat.get("/stale/products", token).status());
+    failingStatus = 503;
+    KEYS_CLOCK.advance(java.time.Duration.ofHours(25));
+
+    Answer answer = tomcat.get("/stale/products", token);
 
     assertRefused(answer, 503, null, "the token cannot be checked now: try again later");
   }

@@ -1,0 +1,6 @@
+/**
+ * The JOSE rules the service and its libraries share: compact JWS parsing, NumericDate, JWK and JWK
+ * Set reading, the JWS algorithms and their signature checks, and the fetch and cache of a remote
+ * key set. One set of rules, so that no two readers of one token can disagree on it.
+ */
+package dev.platform.identity.jose;

@@ -1,0 +1,83 @@
+package dev.platform.identity.token;
+
+import dev.platform.identity.account.SecretDigest;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.scope.ScopeCatalog;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The token endpoint as a node wires it: the client authenticator (secrets and client assertions),
+ * the issuer and the servlet over them, on one clock and one set of meters. Built in one place so
+ * that the tests exercise the wiring a started service has.
+ */
+public final class TokenEndpoint {
+  private TokenEndpoint() {}
+
+  /**
+   * What the settings say of the endpoint.
+   *
+   * @param issuer the tokens' {@code iss}, and the {@code aud} a client assertion names
+   * @param lifetime of every token (SPEC 8)
+   * @param adminLifetime of a token granted an {@code identity:} scope, at most {@code lifetime}
+   * @param secretMaxAge the age past which a current secret is refused, if any
+   * @param tokenEndpointAudience whether the token endpoint's URL is an assertion's {@code aud}
+   *     taken too ({@code identity/assertionAudience})
+   */
+  public record Policy(
+      URI issuer,
+      Duration lifetime,
+      Duration adminLifetime,
+      Optional<Duration> secretMaxAge,
+      boolean tokenEndpointAudience) {}
+
+  /**
+   * {@code POST /oauth/token} over these stores.
+   *
+   * @param digest what makes and compares the secrets' digests
+   * @param keys the ring whose current key signs
+   * @param used where each client assertion's jti is taken once
+   * @param published the key sets clients publish at their jwks_uri
+   * @param meters where requests are counted and signatures timed
+   */
+  public static TokenServlet build(
+      Policy policy,
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      ScopeCatalog scopes,
+      KeyRing keys,
+      UsedAssertions used,
+      AccountKeys.Published published,
+      AuditLog audit,
+      TokenMeters meters,
+      Clock clock) {
+    TokenIssuer issuer =
+        new TokenIssuer(
+            policy.issuer(), policy.lifetime(), policy.adminLifetime(), keys, clock, meters);
+    return new TokenServlet(
+        clients(policy, accounts, digest, used, published, clock), scopes, issuer, audit, meters);
+  }
+
+  /**
+   * The endpoint's client authentication: secrets, and assertions checked as {@code policy} says.
+   */
+  static ClientAuthenticator clients(
+      Policy policy,
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      UsedAssertions used,
+      AccountKeys.Published published,
+      Clock clock) {
+    return new ClientAuthenticator(
+        accounts,
+        digest,
+        clock,
+        policy.secretMaxAge(),
+        new ClientAuthenticator.Assertions(
+            policy.issuer(), used, published, policy.tokenEndpointAudience()));
+  }
+}
