@@ -174,9 +174,13 @@ public final class TokenClient {
         if (status == 200) {
           return cached(body);
         }
+        String error = text(body, "error");
         last =
             new TokenClientException(
-                status, text(body, "error"), text(body, "error_description"), null);
+                status,
+                error,
+                error != null ? text(body, "error_description") : notOurs(response),
+                null);
         if (status == 429) {
           wait = max(retryAfter(response, body), backoff(attempt));
         } else if (status >= 500) {
@@ -340,6 +344,22 @@ public final class TokenClient {
     } catch (IOException e) {
       return JSON.createObjectNode();
     }
+  }
+
+  /**
+   * What an answer without SPEC 7.1's {@code error} was, for the exception's message: such an
+   * answer came from something between (a proxy, the container), not the token endpoint.
+   */
+  private static String notOurs(HttpResponse<byte[]> response) {
+    String type = response.headers().firstValue("Content-Type").orElse("no Content-Type");
+    String start = new String(response.body(), StandardCharsets.UTF_8);
+    start = start.substring(0, Math.min(start.length(), 80)).replaceAll("[^\\x20-\\x7e]", " ");
+    return "not the service's error answer: "
+        + type
+        + ", "
+        + response.body().length
+        + " bytes"
+        + (start.isBlank() ? "" : ": " + start.strip());
   }
 
   private static String text(JsonNode body, String field) {

@@ -305,6 +305,24 @@ class TokenClientTest {
   }
 
   @Test
+  void whenSomethingBetweenAnswers400WithoutAnOAuthErrorThenTheMessageSaysWhatCame() {
+    replies = n -> new Reply(400, "<html><body>Bad\r\nRequest</body></html>", null);
+
+    TokenClientException failure =
+        assertThrows(TokenClientException.class, () -> builder().build().token());
+
+    assertEquals(400, failure.status());
+    assertEquals(null, failure.error());
+    assertTrue(
+        failure.description().startsWith("not the service's error answer: "),
+        failure.description());
+    assertTrue(
+        failure.description().endsWith("bytes: <html><body>Bad  Request</body></html>"),
+        failure.description());
+    assertEquals(1, stub.requests());
+  }
+
+  @Test
   void whenCredentialsAreSentThenBasicIsFormEncodedAndPostPutsThemInTheBody() {
     builder().scopes(List.of("catalog:*", "kitchen:menus.read")).build().token();
     builder().clientSecretPost().build().token();
