@@ -49,6 +49,10 @@ public record TokenRequest(
 
   private static final String FORM = "application/x-www-form-urlencoded";
 
+  static final String NO_CREDENTIALS =
+      "Client authentication is required: HTTP Basic, client_id and client_secret, or a client"
+          + " assertion";
+
   /** RFC 6749 §3.2: these must not be repeated; other parameters are ignored. */
   private static final List<String> KNOWN =
       List.of(GRANT_TYPE, CLIENT_ID, CLIENT_SECRET, SCOPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
@@ -136,6 +140,14 @@ public record TokenRequest(
       throw OAuthError.invalidRequest(
           "use one client authentication method: HTTP Basic, or client_id and client_secret in"
               + " the body, not both");
+    }
+    if (!grant
+        && basic.isEmpty()
+        && !parameters.containsKey(CLIENT_ID)
+        && !parameters.containsKey(CLIENT_SECRET)) {
+      // RFC 7009 §2.1 and RFC 7662 §2.3: a request without client authentication is a 401, with
+      // the Basic challenge (RFC 7235 §3.1), where the token endpoint keeps SPEC 7.1's 400.
+      throw OAuthError.invalidClient(NO_CREDENTIALS, true);
     }
     basic.ifPresent(
         credentials -> {
