@@ -187,6 +187,9 @@ public final class ServiceAccountsResource {
       @Context ContainerRequestContext request) {
     String secret = ClientSecret.generate(random);
     SecretDigest.Digest newDigest = digest.of(secret);
+    // Reach first (a bad body tells a stranger nothing), then the body, then the change, which
+    // checks the reach again under the row's lock.
+    get(clientId, request);
     SecretRotation.Request asked = SecretRotation.read(body, secretRotation.maxOverlap());
     Changed changed =
         change(
