@@ -102,12 +102,6 @@ public final class Revocations {
     snapshot.updateAndGet(current -> current.with(cutoff, now));
   }
 
-  /** The live cut-off of an account: the time before which its tokens are revoked, if any. */
-  public java.util.Optional<Instant> notBefore(String clientId) {
-    return java.util.Optional.ofNullable(snapshot.get().cutoffOf(clientId))
-        .map(AccountCutoff::notBefore);
-  }
-
   /** The feed as it stands. */
   RevocationFeed feed() {
     return snapshot.get().feed();
