@@ -33,7 +33,8 @@ final class Introspection implements ClientCallServlet.Work {
   static final String SCOPE = "identity:introspect";
   static final String INSUFFICIENT_SCOPE = "insufficient_scope";
 
-  private static final byte[] INACTIVE = "{\"active\":false}".getBytes();
+  private static final byte[] INACTIVE =
+      "{\"active\":false}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
   private static final TypeReference<LinkedHashMap<String, Object>> CLAIMS =
       new TypeReference<>() {};
 
@@ -76,9 +77,9 @@ final class Introspection implements ClientCallServlet.Work {
     }
   }
 
+  /** RFC 7662 §2.2: exactly this, whatever the reason. */
   static TokenAnswer inactive() {
-    TokenAnswer shape = TokenAnswer.ok(Map.of());
-    return new TokenAnswer(200, shape.headers(), INACTIVE.clone());
+    return TokenAnswer.okJson(INACTIVE);
   }
 
   /**

@@ -98,6 +98,11 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
     return new TokenAnswer(200, noStore(), json(body));
   }
 
+  /** 200 with {@code json}, bytes made once, not to be stored. */
+  static TokenAnswer okJson(byte[] json) {
+    return new TokenAnswer(200, noStore(), json.clone());
+  }
+
   /** 200 with no body: RFC 7009 §2.2's answer, whose body a client ignores. */
   static TokenAnswer okEmpty() {
     return new TokenAnswer(200, noStore(), new byte[0]);
