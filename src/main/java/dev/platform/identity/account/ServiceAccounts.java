@@ -149,13 +149,34 @@ public final class ServiceAccounts {
    */
   public Optional<ServiceAccount> change(
       UUID clientId, Consumer<ServiceAccount> change, Function<ServiceAccount, AuditEvent> audit) {
-    return changeAudited(clientId, change, account -> Optional.of(audit.apply(account)));
+    return change(clientId, change, audit, em -> {});
+  }
+
+  /**
+   * As {@link #change(UUID, Consumer, Function)}, and runs {@code alongside} in the same
+   * transaction after the change, under the row's lock: what must commit with the change, such as
+   * the cut-off of the account's tokens (issue 38).
+   */
+  public Optional<ServiceAccount> change(
+      UUID clientId,
+      Consumer<ServiceAccount> change,
+      Function<ServiceAccount, AuditEvent> audit,
+      Consumer<EntityManager> alongside) {
+    return changeAudited(clientId, change, account -> Optional.of(audit.apply(account)), alongside);
   }
 
   private Optional<ServiceAccount> changeAudited(
       UUID clientId,
       Consumer<ServiceAccount> change,
       Function<ServiceAccount, Optional<AuditEvent>> audit) {
+    return changeAudited(clientId, change, audit, em -> {});
+  }
+
+  private Optional<ServiceAccount> changeAudited(
+      UUID clientId,
+      Consumer<ServiceAccount> change,
+      Function<ServiceAccount, Optional<AuditEvent>> audit,
+      Consumer<EntityManager> alongside) {
     return database.write(
         em -> {
           ServiceAccount account =
@@ -163,6 +184,7 @@ public final class ServiceAccounts {
           if (account != null) {
             change.accept(account);
             audit.apply(account).ifPresent(e -> e.storeIn(em));
+            alongside.accept(em);
           }
           return Optional.ofNullable(account);
         });

@@ -88,13 +88,38 @@ public record AccountJson(
   public record NewSecret(
       String clientId,
       String clientSecret,
-      @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tokensRevokedBefore) {
 
     static NewSecret from(ServiceAccount account, String secret, Instant now) {
+      return from(account, secret, now, null);
+    }
+
+    /**
+     * @param tokensRevokedBefore the cut-off the rotation made ({@code "revoke_tokens": true}): the
+     *     account's tokens issued before it are revoked; null when it made none
+     */
+    static NewSecret from(
+        ServiceAccount account, String secret, Instant now, Instant tokensRevokedBefore) {
       return new NewSecret(
           account.clientId().toString(),
           secret,
-          account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null));
+          account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null),
+          tokensRevokedBefore == null ? null : tokensRevokedBefore.toString());
     }
   }
+
+  /**
+   * The answer to an administrative revocation (issue 38).
+   *
+   * @param jti the token revoked by its jti, or null
+   * @param listedUntil until when the revocation is kept (and listed in the feed)
+   * @param tokensRevokedBefore the account's cut-off: its tokens issued before it are revoked; or
+   *     null
+   */
+  public record Revoked(
+      String clientId,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String jti,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tokensRevokedBefore,
+      String listedUntil) {}
 }

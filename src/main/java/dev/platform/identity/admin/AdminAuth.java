@@ -7,6 +7,7 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditEvent;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
+import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.scope.Scope;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
@@ -60,13 +61,20 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   private final ServiceAccounts accounts;
   private final AuditLog audit;
   private final List<String> grantable;
+  private final Revocations revocations;
 
   /**
    * @param grantable scopes a caller without {@code identity:admin} may grant beyond its own
    *     ({@code identity/managerGrantableScopes})
+   * @param revocations the revoked tokens, which are refused as an expired one is (issue 38)
    */
   public AdminAuth(
-      BearerVerifier verifier, ServiceAccounts accounts, AuditLog audit, List<String> grantable) {
+      BearerVerifier verifier,
+      ServiceAccounts accounts,
+      AuditLog audit,
+      List<String> grantable,
+      Revocations revocations) {
+    this.revocations = revocations;
     this.verifier = verifier;
     this.accounts = accounts;
     this.audit = audit;
@@ -116,9 +124,14 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
 
   /**
    * A deactivated or deleted account loses its administration at once, not when its token expires,
-   * and so does a token issued before the account's last change ({@link ServiceAccounts#refusal}).
+   * and so does a token issued before the account's last change ({@link ServiceAccounts#refusal})
+   * and a revoked token (by its jti or its account's cut-off, from memory).
    */
   private void requireActiveAccount(VerifiedToken token) {
+    if (revocations.isRevoked(
+        token.clientId(), token.tokenId().orElse(null), token.issuedAt().orElse(null))) {
+      throw new UnauthenticatedException("the token has been revoked");
+    }
     accounts
         .refusal(token.clientId(), token.issuedAt())
         .ifPresent(

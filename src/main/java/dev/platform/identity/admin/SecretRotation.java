@@ -13,12 +13,18 @@ import java.util.Optional;
 
 /**
  * The optional body of {@code POST /service-accounts/{id}/secret}: {@code
- * {"previous_secret_valid_for": "PT24H"}}. Read token by token, strictly: one JSON object, that one
- * field at most once, a string holding an ISO-8601 duration from zero to the configured maximum.
- * Jackson's data binding would keep the last of two same-named fields; this says 400.
+ * {"previous_secret_valid_for": "PT24H", "revoke_tokens": true}}. Read token by token, strictly:
+ * one JSON object, each field at most once, the first a string holding an ISO-8601 duration from
+ * zero to the configured maximum, the second a boolean (issue 38: the account's tokens issued until
+ * now are revoked with the rotation). Jackson's data binding would keep the last of two same-named
+ * fields; this says 400.
  */
 final class SecretRotation {
   static final String FIELD = "previous_secret_valid_for";
+  static final String REVOKE_TOKENS = "revoke_tokens";
+
+  /** What a rotation's body asks for. */
+  record Request(Duration overlap, boolean revokeTokens) {}
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -55,26 +61,53 @@ final class SecretRotation {
    * @throws ApiError 400 naming the field, or saying the body is not the JSON object expected
    */
   static Duration overlap(String body, Duration max) {
+    return read(body, max).overlap();
+  }
+
+  /**
+   * The overlap ({@link #overlap}) and whether the account's tokens are revoked (false unless
+   * {@code "revoke_tokens": true}).
+   *
+   * @throws ApiError 400 naming the field, or saying the body is not the JSON object expected
+   */
+  static Request read(String body, Duration max) {
     if (body == null || body.isBlank()) {
-      return Duration.ZERO;
+      return new Request(Duration.ZERO, false);
     }
     try (JsonParser parser = JSON.createParser(body)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw ApiError.badRequest("the body must be a JSON object");
       }
       String text = null;
+      Boolean revoke = null;
       for (JsonToken token = parser.nextToken();
           token != JsonToken.END_OBJECT;
           token = parser.nextToken()) {
-        text = field(parser, text);
+        if (REVOKE_TOKENS.equals(parser.currentName())) {
+          revoke = revokeTokens(parser, revoke);
+        } else {
+          text = field(parser, text);
+        }
       }
       if (parser.nextToken() != null) {
         throw ApiError.badRequest("the body is not valid JSON");
       }
-      return text == null ? Duration.ZERO : checked(text, max);
+      return new Request(
+          text == null ? Duration.ZERO : checked(text, max), Boolean.TRUE.equals(revoke));
     } catch (IOException e) {
       throw ApiError.badRequest("the body is not valid JSON");
     }
+  }
+
+  private static Boolean revokeTokens(JsonParser parser, Boolean seen) throws IOException {
+    if (seen != null) {
+      throw ApiError.badRequest("field '" + REVOKE_TOKENS + "' is given twice");
+    }
+    JsonToken value = parser.nextToken();
+    if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) {
+      throw ApiError.badRequest(REVOKE_TOKENS + " must be true or false");
+    }
+    return value == JsonToken.VALUE_TRUE;
   }
 
   private static String field(JsonParser parser, String seen) throws IOException {

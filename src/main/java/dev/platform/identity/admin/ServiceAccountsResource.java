@@ -8,6 +8,9 @@ import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.revoke.AccountCutoff;
+import dev.platform.identity.revoke.Revocations;
+import dev.platform.identity.revoke.RevokedToken;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -51,6 +54,7 @@ public final class ServiceAccountsResource {
   private final SecureRandom random;
   private final URI issuer;
   private final NewKeys.UriPolicy jwksUris;
+  private final Revocations revocations;
 
   /**
    * @param issuer the service's public base URL, which every {@code Location} starts with
@@ -67,7 +71,9 @@ public final class ServiceAccountsResource {
       Settings.SecretRotation secretRotation,
       Clock clock,
       SecureRandom random,
-      NewKeys.UriPolicy jwksUris) {
+      NewKeys.UriPolicy jwksUris,
+      Revocations revocations) {
+    this.revocations = revocations;
     this.jwksUris = jwksUris;
     this.accounts = accounts;
     this.digest = digest;
@@ -149,13 +155,16 @@ public final class ServiceAccountsResource {
       @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
     return json(
         change(
-            clientId,
-            request,
-            "account.deactivate",
-            (account, now) -> {
-              requireAnotherAdministrator(account);
-              account.deactivate(now);
-            }));
+                clientId,
+                request,
+                "account.deactivate",
+                (account, now) -> {
+                  requireAnotherAdministrator(account);
+                  account.deactivate(now);
+                },
+                account -> Map.of(),
+                true)
+            .account());
   }
 
   @POST
@@ -178,7 +187,11 @@ public final class ServiceAccountsResource {
       @Context ContainerRequestContext request) {
     String secret = ClientSecret.generate(random);
     SecretDigest.Digest newDigest = digest.of(secret);
-    ServiceAccount changed =
+    // Reach first (a bad body tells a stranger nothing), then the body, then the change, which
+    // checks the reach again under the row's lock.
+    get(clientId, request);
+    SecretRotation.Request asked = SecretRotation.read(body, secretRotation.maxOverlap());
+    Changed changed =
         change(
             clientId,
             request,
@@ -191,18 +204,19 @@ public final class ServiceAccountsResource {
                         + " authenticates with private_key_jwt and has no secret: replace its"
                         + " keys with PUT /admin/v1/service-accounts/{id}/jwks");
               }
-              account.replaceSecret(
-                  newDigest,
-                  SecretRotation.overlap(body, secretRotation.maxOverlap()),
-                  secretRotation.maxAge(),
-                  now);
+              account.replaceSecret(newDigest, asked.overlap(), secretRotation.maxAge(), now);
             },
             account ->
                 account
                     .previousSecretExpiresAt(clock.instant())
                     .map(at -> Map.of("previous_secret_expires_at", at.toString()))
-                    .orElse(Map.of()));
-    return AccountJson.NewSecret.from(changed, secret, clock.instant());
+                    .orElse(Map.of()),
+            asked.revokeTokens());
+    return AccountJson.NewSecret.from(
+        changed.account(),
+        secret,
+        clock.instant(),
+        changed.cutoff() == null ? null : changed.cutoff().notBefore());
   }
 
   /**
@@ -272,7 +286,9 @@ public final class ServiceAccountsResource {
         (account, now) -> {
           requireAnotherAdministrator(account);
           account.delete(now);
-        });
+        },
+        account -> Map.of(),
+        true);
     return Response.noContent().build();
   }
 
@@ -296,8 +312,28 @@ public final class ServiceAccountsResource {
       String event,
       BiConsumer<ServiceAccount, Instant> change,
       Function<ServiceAccount, Map<String, String>> details) {
+    return change(clientId, request, event, change, details, false).account();
+  }
+
+  /** A changed account, and the cut-off of its tokens that committed with the change, or null. */
+  private record Changed(ServiceAccount account, AccountCutoff cutoff) {}
+
+  /**
+   * The same; with {@code cutOff}, every token of the account issued until now is revoked in the
+   * change's transaction (issue 38), and the audit line says from when.
+   */
+  private Changed change(
+      String clientId,
+      ContainerRequestContext request,
+      String event,
+      BiConsumer<ServiceAccount, Instant> change,
+      Function<ServiceAccount, Map<String, String>> details,
+      boolean cutOff) {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     UUID id = uuid(clientId);
+    AccountCutoff cutoff = cutOff ? revocations.cutoffNow(id.toString()) : null;
+    Function<ServiceAccount, Map<String, String>> described =
+        account -> withCutoff(details.apply(account), cutoff);
     ServiceAccount changed =
         accounts
             .change(
@@ -311,10 +347,78 @@ public final class ServiceAccountsResource {
                   }
                   change.accept(account, clock.instant());
                 },
-                account -> caller.event(event, account, details.apply(account)))
+                account -> caller.event(event, account, described.apply(account)),
+                em -> {
+                  if (cutoff != null) {
+                    revocations.store(em, cutoff);
+                  }
+                })
             .orElseThrow(() -> unknown(id));
-    caller.audit(event, id.toString(), details.apply(changed));
-    return changed;
+    if (cutoff != null) {
+      revocations.remember(cutoff);
+    }
+    caller.audit(event, id.toString(), described.apply(changed));
+    return new Changed(changed, cutoff);
+  }
+
+  private static Map<String, String> withCutoff(Map<String, String> details, AccountCutoff cutoff) {
+    if (cutoff == null) {
+      return details;
+    }
+    Map<String, String> more = new java.util.LinkedHashMap<>(details);
+    more.put("tokens_revoked_before", cutoff.notBefore().toString());
+    return more;
+  }
+
+  /**
+   * Revokes one token of the account by its jti (issue 38): the administrator has the jti (from the
+   * audit trail or a resource server's log), not the token, so its exp is unknown and the
+   * revocation is kept as long as a token issued now could live. The jti is not checked against the
+   * account's tokens: none are stored.
+   */
+  @POST
+  @Path("{clientId}/tokens/revoke")
+  public AccountJson.Revoked revokeToken(
+      @PathParam("clientId") String clientId,
+      String body,
+      @Context ContainerRequestContext request) {
+    AdminAuth.Caller caller = AdminAuth.caller(request);
+    String id = get(clientId, request).clientId();
+    String jti = TokenRevocation.jti(body);
+    RevokedToken revoked = revocations.revokeByJti(jti, id);
+    caller
+        .audit()
+        .stored(
+            "token.revoke",
+            caller.token().clientId(),
+            id,
+            "success",
+            caller.remoteAddress(),
+            Map.of("jti", jti, "by", "administrator"));
+    return new AccountJson.Revoked(id, jti, null, revoked.expiresAt().toString());
+  }
+
+  /**
+   * Revokes every token of the account issued until now (issue 38), without changing its
+   * credentials: the account's cut-off. Tokens it asks for from the next second on are valid.
+   */
+  @POST
+  @Path("{clientId}/tokens/revoke-all")
+  public AccountJson.Revoked revokeAllTokens(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    Changed changed =
+        change(
+            clientId,
+            request,
+            "account.tokens.revoke",
+            (account, now) -> {},
+            account -> Map.of(),
+            true);
+    return new AccountJson.Revoked(
+        changed.account().clientId().toString(),
+        null,
+        changed.cutoff().notBefore().toString(),
+        changed.cutoff().until().toString());
   }
 
   /**

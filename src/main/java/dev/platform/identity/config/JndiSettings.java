@@ -72,6 +72,7 @@ public final class JndiSettings {
   public static final String SECRET_MAX_AGE = Setting.SECRET_MAX_AGE.entry();
   public static final String AUDIT_RETENTION = Setting.AUDIT_RETENTION.entry();
   public static final String CONSOLE_IDLE_TIMEOUT = Setting.CONSOLE_IDLE_TIMEOUT.entry();
+  public static final String REVOCATION_REFRESH = Setting.REVOCATION_REFRESH.entry();
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS =
       Setting.PREVIOUS_KEY_ENCRYPTION_KEYS.entry();
   public static final String PREVIOUS_KEY_ENCRYPTION_KEYS_FILE =
@@ -206,6 +207,7 @@ public final class JndiSettings {
     Settings.MetricsAccess metricsAccess = metricsAccess();
     Duration auditRetention = auditRetention();
     Duration consoleIdleTimeout = consoleIdleTimeout();
+    Duration revocationRefresh = duration(REVOCATION_REFRESH);
     boolean allowPrivateJwksUris = allowPrivateJwksUris();
     int requestThreadsPerAddress = requestThreadsPerAddress();
     Settings.JwksUris jwksUris = jwksUris();
@@ -230,7 +232,8 @@ public final class JndiSettings {
             trustedProxies,
             databaseLimits),
         new Settings.ClientKeys(allowPrivateJwksUris, jwksUris, assertionAudience),
-        new Settings.Operations(metricsAccess, auditRetention, consoleIdleTimeout));
+        new Settings.Operations(
+            metricsAccess, auditRetention, consoleIdleTimeout, revocationRefresh));
   }
 
   private Settings.AssertionAudience assertionAudience() {

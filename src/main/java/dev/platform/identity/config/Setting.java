@@ -227,7 +227,13 @@ public enum Setting {
       "duration",
       unset("PT15M"),
       between("PT1M", "PT8H"),
-      "how long a console session lasts without a request");
+      "how long a console session lasts without a request"),
+  REVOCATION_REFRESH(
+      "identity/revocationRefresh",
+      "duration",
+      unset("PT1S"),
+      between("PT0.1S", "PT1M"),
+      "how often a node reads revocations that other nodes made");
 
   private static final Map<String, Setting> BY_ENTRY =
       Arrays.stream(values()).collect(Collectors.toMap(Setting::entry, Function.identity()));

@@ -146,9 +146,13 @@ public record Settings(
    * @param metricsAccess who may read {@code /metrics}
    * @param auditRetention how long the audit trail in the database keeps an event
    * @param consoleIdleTimeout how long a console session lasts without a request
+   * @param revocationRefresh how often a node reads the revocations other nodes made (issue 38)
    */
   public record Operations(
-      MetricsAccess metricsAccess, Duration auditRetention, Duration consoleIdleTimeout) {}
+      MetricsAccess metricsAccess,
+      Duration auditRetention,
+      Duration consoleIdleTimeout,
+      Duration revocationRefresh) {}
 
   /**
    * The limits of clients' {@code jwks_uri}s.

@@ -36,14 +36,16 @@ public final class ConsoleAccountsResource {
           "deactivate", "Deactivate",
           "reactivate", "Reactivate",
           "delete", "Delete",
-          "secret", "Rotate the secret");
+          "secret", "Rotate the secret",
+          "revoke-tokens", "Revoke all tokens");
 
   /** What a page says after a change redirected to it: fixed words, never the query's. */
   static final Map<String, String> DONE =
       Map.of(
           "deactivated", "The account is deactivated: its tokens and secret are refused.",
           "reactivated", "The account is active again.",
-          "deleted", "The account is deleted.");
+          "deleted", "The account is deleted.",
+          "tokens-revoked", "Every token the account was issued until now is revoked.");
 
   private final ServiceAccountsResource accounts;
   private final Pages pages;
@@ -191,6 +193,21 @@ public final class ConsoleAccountsResource {
         () -> {
           accounts.reactivate(clientId, request);
           return toDetail(request, clientId, "reactivated");
+        });
+  }
+
+  /** Issue 38: every token of the account issued until now is revoked; its secret stays. */
+  @POST
+  @Path("{clientId}/revoke-tokens")
+  @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+  @Performs(resource = ServiceAccountsResource.class, method = "revokeAllTokens")
+  public Response revokeTokens(
+      @PathParam("clientId") String clientId, @Context ContainerRequestContext request) {
+    return pages.answer(
+        request,
+        () -> {
+          accounts.revokeAllTokens(clientId, request);
+          return toDetail(request, clientId, "tokens-revoked");
         });
   }
 

@@ -95,6 +95,23 @@ public final class RateLimiter {
    * @param address the caller's address
    */
   Admission admit(String clientId, String address) {
+    Admission checked = admitFailures(clientId, address);
+    if (!checked.admitted() || clientId == null) {
+      return checked;
+    }
+    Bucket success = store.bucket(successes.key(clientId), successes);
+    ConsumptionProbe probe = success.tryConsumeAndReturnRemaining(1);
+    return probe.isConsumed()
+        ? Admission.admitted(clientId, address, success)
+        : Admission.refused(successes, probe.getNanosToWaitForRefill(), clientId, address);
+  }
+
+  /**
+   * {@link #admit} without the success budget: for revocation and introspection, which share the
+   * token endpoint's failure budgets (brute force of a secret is the same attack there) but issue
+   * no token, so do not count against SPEC 8's 60 tokens a minute.
+   */
+  Admission admitFailures(String clientId, String address) {
     long wait =
         waitFor(store.bucket(Budget.ADDRESS_FAILURES.key(address), Budget.ADDRESS_FAILURES));
     if (wait > 0) {
@@ -111,11 +128,7 @@ public final class RateLimiter {
     if (wait > 0) {
       return Admission.refused(Budget.CLIENT_FAILURES, wait, clientId, address);
     }
-    Bucket success = store.bucket(successes.key(clientId), successes);
-    ConsumptionProbe probe = success.tryConsumeAndReturnRemaining(1);
-    return probe.isConsumed()
-        ? Admission.admitted(clientId, address, success)
-        : Admission.refused(successes, probe.getNanosToWaitForRefill(), clientId, address);
+    return Admission.admitted(clientId, address, null);
   }
 
   /**

@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * RFC 8414 authorization-server metadata, so standard clients configure themselves from the issuer
- * alone. ({@code /.well-known/jwks.json} stays absent: SPEC 4.4.)
+ * alone, with the revocation (RFC 7009) and introspection (RFC 7662) endpoints of issue 38. ({@code
+ * /.well-known/jwks.json} stays absent: SPEC 4.4.)
  */
 @Path("/.well-known/oauth-authorization-server")
 @Produces(MediaType.APPLICATION_JSON)
@@ -39,24 +40,39 @@ public final class DiscoveryResource {
       List<String> tokenEndpointAuthMethodsSupported,
       List<String> tokenEndpointAuthSigningAlgValuesSupported,
       List<String> scopesSupported,
-      List<String> responseTypesSupported) {}
+      List<String> responseTypesSupported,
+      String revocationEndpoint,
+      List<String> revocationEndpointAuthMethodsSupported,
+      List<String> revocationEndpointAuthSigningAlgValuesSupported,
+      String introspectionEndpoint,
+      List<String> introspectionEndpointAuthMethodsSupported,
+      List<String> introspectionEndpointAuthSigningAlgValuesSupported) {}
 
   @GET
   public Response metadata() {
     String base = issuer.toString();
+    // Revocation and introspection authenticate clients exactly as the token endpoint does.
+    List<String> methods =
+        List.of(
+            ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
+            ClientAuthentication.CLIENT_SECRET_POST.wireName(),
+            ClientAuthentication.PRIVATE_KEY_JWT.wireName());
     Metadata metadata =
         new Metadata(
             base,
             base + "/oauth/token",
             base + "/api/public-keys",
             List.of(TokenRequest.CLIENT_CREDENTIALS),
-            List.of(
-                ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
-                ClientAuthentication.CLIENT_SECRET_POST.wireName(),
-                ClientAuthentication.PRIVATE_KEY_JWT.wireName()),
+            methods,
             ClientJwks.ALGORITHMS,
             scopes.list().stream().map(Scope::name).toList(),
-            List.of());
+            List.of(),
+            base + "/oauth/revoke",
+            methods,
+            ClientJwks.ALGORITHMS,
+            base + "/oauth/introspect",
+            methods,
+            ClientJwks.ALGORITHMS);
     CacheControl cache = new CacheControl();
     cache.setMaxAge(MAX_AGE_SECONDS);
     return Response.ok(metadata).cacheControl(cache).build();

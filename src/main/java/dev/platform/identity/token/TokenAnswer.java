@@ -81,17 +81,41 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
 
   /** RFC 6749 §3.2: only POST; said in the OAuth shape, with {@code Allow}. */
   public static TokenAnswer onlyPost() {
+    return onlyPost("The token endpoint");
+  }
+
+  /** {@link #onlyPost()} of another endpoint that takes a form: revocation, introspection. */
+  static TokenAnswer onlyPost(String endpoint) {
     TokenAnswer refusal =
-        of(new OAuthError(405, OAuthError.INVALID_REQUEST, "The token endpoint accepts only POST"));
+        of(new OAuthError(405, OAuthError.INVALID_REQUEST, endpoint + " accepts only POST"));
     Map<String, String> headers = new LinkedHashMap<>(refusal.headers());
     headers.put("Allow", "POST");
     return new TokenAnswer(405, headers, refusal.body());
+  }
+
+  /** 200 with {@code body} as JSON, not to be stored (RFC 7662 §2.2). */
+  static TokenAnswer ok(Object body) {
+    return new TokenAnswer(200, noStore(), json(body));
+  }
+
+  /** 200 with {@code json}, bytes made once, not to be stored. */
+  static TokenAnswer okJson(byte[] json) {
+    return new TokenAnswer(200, noStore(), json.clone());
+  }
+
+  /** 200 with no body: RFC 7009 §2.2's answer, whose body a client ignores. */
+  static TokenAnswer okEmpty() {
+    return new TokenAnswer(200, noStore(), new byte[0]);
   }
 
   /** Writes the whole answer; the response must not be committed yet. */
   public void writeTo(HttpServletResponse response) throws IOException {
     response.setStatus(status);
     headers.forEach(response::setHeader);
+    if (body.length == 0) {
+      response.setContentLength(0);
+      return;
+    }
     response.setContentType("application/json");
     response.setContentLength(body.length);
     response.getOutputStream().write(body);

@@ -4,7 +4,10 @@ import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.key.KeyRing;
+import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.scope.ScopeCatalog;
+import dev.platform.identity.verify.BearerVerifier;
+import jakarta.servlet.Servlet;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,6 +63,40 @@ public final class TokenEndpoint {
             policy.issuer(), policy.lifetime(), policy.adminLifetime(), keys, clock, meters);
     return new TokenServlet(
         clients(policy, accounts, digest, used, published, clock), scopes, issuer, audit, meters);
+  }
+
+  /** {@code POST /oauth/revoke} and {@code POST /oauth/introspect}, as a node wires them. */
+  public record ClientCallEndpoints(Servlet revocation, Servlet introspection) {}
+
+  /**
+   * The revocation (RFC 7009) and introspection (RFC 7662) endpoints: their clients authenticate as
+   * at the token endpoint, by the same rules; {@code ownTokens} verifies the tokens they ask about
+   * against this service's key ring and issuer.
+   */
+  public static ClientCallEndpoints clientCalls(
+      Policy policy,
+      ServiceAccounts accounts,
+      SecretDigest digest,
+      UsedAssertions used,
+      AccountKeys.Published published,
+      AuditLog audit,
+      Clock clock,
+      BearerVerifier ownTokens,
+      Revocations revocations) {
+    ClientAuthenticator clients = clients(policy, accounts, digest, used, published, clock);
+    return new ClientCallEndpoints(
+        new ClientCallServlet(
+            "The revocation endpoint",
+            "token.revoke.refuse",
+            clients,
+            audit,
+            new Revocation(ownTokens, revocations, audit)),
+        new ClientCallServlet(
+            "The introspection endpoint",
+            "token.introspect.refuse",
+            clients,
+            audit,
+            new Introspection(ownTokens, revocations, accounts)));
   }
 
   /**

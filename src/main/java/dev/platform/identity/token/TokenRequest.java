@@ -49,6 +49,10 @@ public record TokenRequest(
 
   private static final String FORM = "application/x-www-form-urlencoded";
 
+  static final String NO_CREDENTIALS =
+      "Client authentication is required: HTTP Basic, client_id and client_secret, or a client"
+          + " assertion";
+
   /** RFC 6749 §3.2: these must not be repeated; other parameters are ignored. */
   private static final List<String> KNOWN =
       List.of(GRANT_TYPE, CLIENT_ID, CLIENT_SECRET, SCOPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
@@ -91,12 +95,45 @@ public record TokenRequest(
    */
   public static TokenRequest from(
       String body, String contentType, String authorization, String queryString) {
+    return parse(body, contentType, authorization, queryString, List.of(), true).request();
+  }
+
+  /**
+   * The client authentication of an endpoint that authenticates clients as the token endpoint does
+   * (RFC 7009 §2.1, RFC 7662 §2.1): the same checks in the same order, without {@code grant_type},
+   * and {@code extra} parameters refused when repeated too (RFC 6749 §3.1). The request it returns
+   * carries {@link #CLIENT_CREDENTIALS} as its grant type, which no caller reads.
+   *
+   * @return the request and the non-empty values of the {@code extra} parameters, by name
+   * @throws OAuthError as {@link #from} does
+   */
+  static Parsed fromClientCall(
+      String body,
+      String contentType,
+      String authorization,
+      String queryString,
+      List<String> extra) {
+    return parse(body, contentType, authorization, queryString, extra, false);
+  }
+
+  /** A parsed request and the values of its other parameters. */
+  record Parsed(TokenRequest request, Map<String, String> parameters) {}
+
+  private static Parsed parse(
+      String body,
+      String contentType,
+      String authorization,
+      String queryString,
+      List<String> extra,
+      boolean grant) {
     requireForm(contentType);
-    Map<String, String> parameters = parameters(body == null ? "" : body);
+    List<String> known = new ArrayList<>(grant ? KNOWN : KNOWN.subList(1, KNOWN.size()));
+    known.addAll(extra);
+    Map<String, String> parameters = parameters(body == null ? "" : body, known);
     rejectCredentialsIn(queryString);
     Optional<BasicCredentials> basic = BasicCredentials.from(authorization);
     if (parameters.containsKey(CLIENT_ASSERTION) || parameters.containsKey(CLIENT_ASSERTION_TYPE)) {
-      return withAssertion(parameters, basic.isPresent());
+      return new Parsed(withAssertion(parameters, basic.isPresent(), grant), parameters);
     }
     if (basic.isPresent()
         && (parameters.containsKey(CLIENT_ID) || parameters.containsKey(CLIENT_SECRET))) {
@@ -104,21 +141,35 @@ public record TokenRequest(
           "use one client authentication method: HTTP Basic, or client_id and client_secret in"
               + " the body, not both");
     }
+    if (!grant
+        && basic.isEmpty()
+        && !parameters.containsKey(CLIENT_ID)
+        && !parameters.containsKey(CLIENT_SECRET)) {
+      // RFC 7009 §2.1 and RFC 7662 §2.3: a request without client authentication is a 401, with
+      // the Basic challenge (RFC 7235 §3.1), where the token endpoint keeps SPEC 7.1's 400.
+      throw OAuthError.invalidClient(NO_CREDENTIALS, true);
+    }
     basic.ifPresent(
         credentials -> {
           putIfNotEmpty(parameters, CLIENT_ID, credentials.clientId());
           putIfNotEmpty(parameters, CLIENT_SECRET, credentials.clientSecret());
         });
-    requirePresent(parameters, GRANT_TYPE, CLIENT_ID, CLIENT_SECRET);
-    String grantType = grantType(parameters);
-    return new TokenRequest(
-        grantType,
-        parameters.get(CLIENT_ID),
-        parameters.get(CLIENT_SECRET),
-        Optional.ofNullable(parameters.get(SCOPE)),
-        basic.isPresent()
-            ? ClientAuthentication.CLIENT_SECRET_BASIC
-            : ClientAuthentication.CLIENT_SECRET_POST);
+    if (grant) {
+      requirePresent(parameters, GRANT_TYPE, CLIENT_ID, CLIENT_SECRET);
+    } else {
+      requirePresent(parameters, CLIENT_ID, CLIENT_SECRET);
+    }
+    String grantType = grant ? grantType(parameters) : CLIENT_CREDENTIALS;
+    TokenRequest request =
+        new TokenRequest(
+            grantType,
+            parameters.get(CLIENT_ID),
+            parameters.get(CLIENT_SECRET),
+            Optional.ofNullable(parameters.get(SCOPE)),
+            basic.isPresent()
+                ? ClientAuthentication.CLIENT_SECRET_BASIC
+                : ClientAuthentication.CLIENT_SECRET_POST);
+    return new Parsed(request, parameters);
   }
 
   /**
@@ -126,14 +177,19 @@ public record TokenRequest(
    * with or without {@code client_id}, and no secret in any form. The assertion is only split and
    * decoded here; its client is its {@code sub} when no client_id names one.
    */
-  private static TokenRequest withAssertion(Map<String, String> parameters, boolean basic) {
+  private static TokenRequest withAssertion(
+      Map<String, String> parameters, boolean basic, boolean grant) {
     if (basic || parameters.containsKey(CLIENT_SECRET)) {
       throw OAuthError.invalidRequest(
           "use one client authentication method: a client assertion, or a secret (HTTP Basic or"
               + " client_secret), not both");
     }
-    requirePresent(parameters, GRANT_TYPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
-    String grantType = grantType(parameters);
+    if (grant) {
+      requirePresent(parameters, GRANT_TYPE, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
+    } else {
+      requirePresent(parameters, CLIENT_ASSERTION_TYPE, CLIENT_ASSERTION);
+    }
+    String grantType = grant ? grantType(parameters) : CLIENT_CREDENTIALS;
     if (!parameters.get(CLIENT_ASSERTION_TYPE).equals(ReceivedAssertion.TYPE)) {
       throw OAuthError.invalidRequest("client_assertion_type must be " + ReceivedAssertion.TYPE);
     }
@@ -194,7 +250,7 @@ public record TokenRequest(
   }
 
   /** The known parameters with a non-empty value (RFC 6749 §3.2: an empty one is omitted). */
-  private static Map<String, String> parameters(String body) {
+  private static Map<String, String> parameters(String body, List<String> known) {
     Map<String, List<String>> form;
     try {
       form = Form.parse(body);
@@ -203,7 +259,7 @@ public record TokenRequest(
     }
     Map<String, String> parameters = new HashMap<>();
     List<String> repeated = new ArrayList<>();
-    for (String name : KNOWN) {
+    for (String name : known) {
       List<String> values =
           form.getOrDefault(name, List.of()).stream().filter(v -> !v.isEmpty()).toList();
       if (values.size() > 1) {

@@ -18,6 +18,10 @@ final class BodyLimits {
 
   static final String JERSEY_SERVLET = "identity";
 
+  static final String REVOCATION_SERVLET = "revocation";
+
+  static final String INTROSPECTION_SERVLET = "introspection";
+
   /** The console's login form: a client_id, a secret of 200 characters at most, a nonce. */
   static final int LOGIN_FORM = 4 * 1024;
 
@@ -39,6 +43,8 @@ final class BodyLimits {
   static final List<Route> ROUTES =
       List.of(
           new Route(TOKEN_SERVLET, "/oauth/token", Set.of("POST"), TokenBody.MAX),
+          new Route(REVOCATION_SERVLET, "/oauth/revoke", Set.of("POST"), TokenBody.MAX),
+          new Route(INTROSPECTION_SERVLET, "/oauth/introspect", Set.of("POST"), TokenBody.MAX),
           new Route(JERSEY_SERVLET, "/console/login", Set.of("POST"), LOGIN_FORM),
           new Route(JERSEY_SERVLET, "/console", Set.of("POST"), ADMINISTRATION),
           new Route(JERSEY_SERVLET, "/admin/v1", WRITES, ADMINISTRATION));

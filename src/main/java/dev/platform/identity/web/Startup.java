@@ -41,8 +41,11 @@ import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.UnknownKeyMapper;
 import dev.platform.identity.metrics.MetricsServlet;
 import dev.platform.identity.metrics.ServiceMetrics;
+import dev.platform.identity.ratelimit.ClientCallLimit;
 import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.ratelimit.RateLimiter;
+import dev.platform.identity.revoke.Revocations;
+import dev.platform.identity.revoke.RevocationsServlet;
 import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.token.ClientKeySets;
 import dev.platform.identity.token.DiscoveryResource;
@@ -89,6 +92,7 @@ public class Startup implements ServletContextListener {
   private KeyRotation keyRotation;
   private ScheduledExecutorService scheduler;
   private ScheduledExecutorService databaseProbe;
+  private ScheduledExecutorService revocationRefresh;
   private ServiceMetrics serviceMetrics;
   private ClientKeySets clientKeySets;
 
@@ -132,6 +136,10 @@ public class Startup implements ServletContextListener {
     if (databaseProbe != null) {
       databaseProbe.shutdownNow();
       databaseProbe = null;
+    }
+    if (revocationRefresh != null) {
+      revocationRefresh.shutdownNow();
+      revocationRefresh = null;
     }
     if (serviceMetrics != null) {
       serviceMetrics.close();
@@ -240,12 +248,49 @@ public class Startup implements ServletContextListener {
             audit,
             tokenMeters,
             clock);
+    RateLimiter rateLimiter = rateLimiter(settings.limits(), clock);
     RateLimitFilter rateLimitFilter =
-        new RateLimitFilter(
-            rateLimiter(settings.limits(), clock), audit, tokenEndpoint, tokenMeters, registry);
+        new RateLimitFilter(rateLimiter, audit, tokenEndpoint, tokenMeters, registry);
+
+    // Issue 38: the revocations in memory, read on a thread of their own (a stalled database
+    // delays nothing else), and the two endpoints where clients authenticate as for a token.
+    Revocations revocations =
+        new Revocations(
+            settings.tokens().issuer().toString(),
+            database.dataSource(),
+            settings.tokens().lifetime(),
+            clock);
+    revocationRefresh = Executors.newSingleThreadScheduledExecutor(Startup::revocationThread);
+    revocations.scheduleOn(revocationRefresh, settings.operations().revocationRefresh());
+    TokenEndpoint.ClientCallEndpoints clientCalls =
+        TokenEndpoint.clientCalls(
+            new TokenEndpoint.Policy(
+                settings.tokens().issuer(),
+                settings.tokens().lifetime(),
+                settings.tokens().adminLifetime(),
+                settings.accounts().secretRotation().maxAge(),
+                settings.clientKeys().assertionAudience()
+                    == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT),
+            accounts,
+            digest,
+            usedAssertions,
+            clientKeySets::at,
+            audit,
+            clock,
+            verifier,
+            revocations);
+    FilteredServlet limitedRevocation =
+        new FilteredServlet(
+            new ClientCallLimit(rateLimiter, audit, "token.revoke.refuse"),
+            clientCalls.revocation());
+    FilteredServlet limitedIntrospection =
+        new FilteredServlet(
+            new ClientCallLimit(rateLimiter, audit, "token.introspect.refuse"),
+            clientCalls.introspection());
 
     AdminAuth adminAuth =
-        new AdminAuth(verifier, accounts, audit, settings.accounts().managerGrantableScopes());
+        new AdminAuth(
+            verifier, accounts, audit, settings.accounts().managerGrantableScopes(), revocations);
     Console console =
         new Console(
             new ServiceAccountsResource(
@@ -256,7 +301,8 @@ public class Startup implements ServletContextListener {
                 settings.accounts().secretRotation(),
                 clock,
                 random,
-                clientKeySets::check),
+                clientKeySets::check,
+                revocations),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock),
             new AuditEventsResource(new AuditEvents(database)));
@@ -317,7 +363,15 @@ public class Startup implements ServletContextListener {
         context.addFilter(
             "front-door",
             new FrontDoor(
-                Map.of(BodyLimits.TOKEN_SERVLET, limitedToken, BodyLimits.JERSEY_SERVLET, jersey),
+                Map.of(
+                    BodyLimits.TOKEN_SERVLET,
+                    limitedToken,
+                    BodyLimits.REVOCATION_SERVLET,
+                    limitedRevocation,
+                    BodyLimits.INTROSPECTION_SERVLET,
+                    limitedIntrospection,
+                    BodyLimits.JERSEY_SERVLET,
+                    jersey),
                 new AddressShares(settings.limits().requestThreadsPerAddress()),
                 new SlowBodies(clock),
                 registry));
@@ -327,6 +381,23 @@ public class Startup implements ServletContextListener {
     ServletRegistration.Dynamic token = context.addServlet(BodyLimits.TOKEN_SERVLET, limitedToken);
     token.setAsyncSupported(true);
     token.addMapping("/oauth/token");
+    for (Map.Entry<String, FilteredServlet> endpoint :
+        Map.of(
+                BodyLimits.REVOCATION_SERVLET, limitedRevocation,
+                BodyLimits.INTROSPECTION_SERVLET, limitedIntrospection)
+            .entrySet()) {
+      ServletRegistration.Dynamic registered =
+          context.addServlet(endpoint.getKey(), endpoint.getValue());
+      registered.setAsyncSupported(true);
+      registered.addMapping(
+          endpoint.getKey().equals(BodyLimits.REVOCATION_SERVLET)
+              ? "/oauth/revoke"
+              : "/oauth/introspect");
+    }
+    ServletRegistration.Dynamic feed =
+        context.addServlet("revocations", new RevocationsServlet(revocations));
+    feed.setAsyncSupported(true);
+    feed.addMapping("/oauth/revocations");
     ServletRegistration.Dynamic publicKeys =
         context.addServlet("public-keys", new PublicKeysServlet(keyRing));
     publicKeys.setAsyncSupported(true);
@@ -402,6 +473,13 @@ public class Startup implements ServletContextListener {
   /** The readiness probe's own thread: a probe that hangs delays nothing else. */
   private static Thread probeThread(Runnable task) {
     Thread thread = new Thread(task, "identity-database-probe");
+    thread.setDaemon(true);
+    return thread;
+  }
+
+  /** The revocations' refresh: a database that stalls holds this thread only. */
+  private static Thread revocationThread(Runnable task) {
+    Thread thread = new Thread(task, "identity-revocations");
     thread.setDaemon(true);
     return thread;
   }

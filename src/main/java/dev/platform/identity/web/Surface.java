@@ -6,8 +6,10 @@ import java.util.Locale;
 
 /**
  * The part of the service a request was for, which decides its error shape (SPEC 7, DESIGN decision
- * 6): the token endpoint's {@code {error, error_description}}, the administration API's {@code
- * {success:false, message}}, and {@code {error}} for the key endpoints and any other path.
+ * 6): the token endpoint's {@code {error, error_description}} (also revocation's and
+ * introspection's, RFC 7009 and 7662, which answer as the token endpoint does), the administration
+ * API's {@code {success:false, message}}, and {@code {error}} for the key endpoints and any other
+ * path.
  */
 enum Surface {
   TOKEN,
@@ -18,7 +20,9 @@ enum Surface {
   /** The surface of a path within the application, as sent (not yet decoded or normalized). */
   static Surface of(String path) {
     String normal = normalize(path);
-    if (under(normal, "/oauth/token")) {
+    if (under(normal, "/oauth/token")
+        || under(normal, "/oauth/revoke")
+        || under(normal, "/oauth/introspect")) {
       return TOKEN;
     }
     if (under(normal, "/admin/v1")) {

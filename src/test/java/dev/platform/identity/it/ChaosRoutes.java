@@ -102,7 +102,8 @@ final class ChaosRoutes {
   }
 
   private static Group group(String path) {
-    if (path.equals("/oauth/token")) {
+    // Revocation and introspection share the token endpoint's parsing, budgets and body cap.
+    if (List.of("/oauth/token", "/oauth/revoke", "/oauth/introspect").contains(path)) {
       return Group.TOKEN;
     }
     if (path.startsWith("/admin/") || path.equals("/metrics")) {

@@ -34,6 +34,9 @@ class ChaosRoutesTest {
 
     assertEquals(operations, api.size(), api.toString());
     assertTrue(api.toString().contains("POST /oauth/token"), api.toString());
+    assertTrue(api.toString().contains("POST /oauth/revoke"), api.toString());
+    assertTrue(api.toString().contains("POST /oauth/introspect"), api.toString());
+    assertTrue(api.toString().contains("GET /oauth/revocations"), api.toString());
     assertTrue(
         api.toString()
             .contains("PUT /admin/v1/service-accounts/00000000-0000-4000-8000-000000000035/jwks"),

@@ -239,6 +239,28 @@ class ConsoleIT {
   }
 
   @Test
+  void whenAnAdministratorRevokesAllTokensOfAnAccountThenItsConsoleSessionEnds() {
+    String admin = adminToken();
+    String[] second = account(admin, "revoked admin", "root", "\"identity:admin\"");
+    Session other = session(second[0], second[1]);
+    assertEquals(200, get("/console/accounts", other.cookie()).statusCode());
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    HttpResponse<String> page = get("/console/accounts/" + second[0], session.cookie());
+    assertTrue(page.body().contains("Revoke all tokens"), page.body());
+
+    HttpResponse<String> done =
+        form(
+            "/console/accounts/" + second[0] + "/revoke-tokens", session, "csrf=" + session.csrf());
+
+    assertEquals(303, done.statusCode(), done.body());
+    assertEquals(
+        "/console/accounts/" + second[0] + "?done=tokens-revoked",
+        done.headers().firstValue("Location").orElse(null));
+    assertToLogin(get("/console/accounts", other.cookie()), "revoked administrator");
+    assertEquals("active", status(admin, second[0]));
+  }
+
+  @Test
   void whenACallerManagesOneOrganizationThenTheConsoleShowsAndChangesOnlyItsAccounts() {
     String admin = adminToken();
     String[] manager =

@@ -207,7 +207,7 @@ class OpenApiIT {
                 "POST",
                 "/service-accounts/" + id + "/secret",
                 admin,
-                "{\"previous_secret_valid_for\":\"PT1H\"}");
+                "{\"previous_secret_valid_for\":\"PT1H\",\"revoke_tokens\":true}");
     assertEquals(properties(api, "NewSecret"), fields(Http.json(rotated)));
     // With a rotation's overlap running, the account shows every documented field.
     JsonNode account = Http.json(http().admin("GET", "/service-accounts/" + id, admin, null));

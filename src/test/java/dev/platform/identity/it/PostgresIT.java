@@ -276,7 +276,11 @@ class PostgresIT {
         Database nodeB = Database.open(dataSource())) {
       ScopeCatalog a = new ScopeCatalog(nodeA);
       ScopeCatalog b = new ScopeCatalog(nodeB);
-      assertEquals(21, a.list().size()); // 19, identity:audit.read (15) and identity:metrics (16)
+      assertEquals(
+          22,
+          a.list()
+              .size()); // 19, identity:audit.read (15), identity:metrics (16), identity:introspect
+      // (20)
 
       assertTrue(a.put("billing:invoices.view", "View invoices.", Optional.empty()));
       b.refresh();

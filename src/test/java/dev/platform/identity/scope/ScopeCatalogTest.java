@@ -57,7 +57,8 @@ class ScopeCatalogTest {
           "identity:accounts.manage",
           "identity:keys.manage",
           "identity:metrics",
-          "identity:audit.read");
+          "identity:audit.read",
+          "identity:introspect");
 
   private final List<Database> databases = new ArrayList<>();
   private ScopeCatalog catalog;
@@ -80,7 +81,7 @@ class ScopeCatalogTest {
         java.util.stream.Stream.concat(SPEC_SCOPES.stream(), ADMIN_SCOPES.stream())
             .collect(Collectors.toSet());
     assertEquals(expected, scopes.stream().map(Scope::name).collect(Collectors.toSet()));
-    assertEquals(21, scopes.size());
+    assertEquals(22, scopes.size());
     scopes.forEach(scope -> assertFalse(scope.description().isBlank(), scope.name()));
     scopes.forEach(scope -> assertTrue(Scope.isWellFormed(scope.name()), scope.name()));
   }
@@ -321,7 +322,7 @@ class ScopeCatalogTest {
     Scope scope = catalog.find("billing:invoices.view").orElseThrow();
     assertEquals("View invoices.", scope.description());
     assertEquals(Scope.defaultChannels("billing:invoices.view"), scope.channels());
-    assertEquals(22, catalog.list().size());
+    assertEquals(23, catalog.list().size());
     assertEquals(
         List.of("billing:invoices.view"),
         catalog.grant(List.of("billing:invoices.view"), Optional.empty()).scopes());
@@ -340,7 +341,7 @@ class ScopeCatalogTest {
     Scope scope = catalog.find("kitchen:menus.read").orElseThrow();
     assertEquals("Read menus again.", scope.description());
     assertEquals(Scope.defaultChannels("kitchen:menus.read"), scope.channels());
-    assertEquals(21, catalog.list().size());
+    assertEquals(22, catalog.list().size());
   }
 
   @Test
@@ -361,7 +362,7 @@ class ScopeCatalogTest {
         InvalidScopeException.class,
         () -> catalog.put("billing:invoices.view", " ", Optional.empty()));
 
-    assertEquals(21, catalog.list().size());
+    assertEquals(22, catalog.list().size());
   }
 
   @Test
@@ -408,7 +409,7 @@ class ScopeCatalogTest {
       // A failed refresh that threw would end the schedule: no second run would come.
       assertTrue(scheduler.awaitRunsStartedFromNow(10, TimeUnit.SECONDS), "the schedule went on");
       assertFalse(refreshing.isDone());
-      assertEquals(21, failing.list().size());
+      assertEquals(22, failing.list().size());
       assertEquals(
           List.of("marketing:*"), failing.grant(List.of("marketing:*"), Optional.empty()).scopes());
     } finally {

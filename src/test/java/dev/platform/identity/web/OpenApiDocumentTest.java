@@ -30,10 +30,17 @@ import org.junit.jupiter.api.Test;
  */
 class OpenApiDocumentTest {
   /**
-   * The servlets that answer beside Jersey (Startup): the token endpoint, the key list, /metrics.
+   * The servlets that answer beside Jersey (Startup): the token endpoint, revocation,
+   * introspection, the revocation feed, the key list, /metrics.
    */
   static final Set<String> SERVLETS =
-      Set.of("POST /oauth/token", "GET /api/public-keys", "GET /metrics");
+      Set.of(
+          "POST /oauth/token",
+          "POST /oauth/revoke",
+          "POST /oauth/introspect",
+          "GET /oauth/revocations",
+          "GET /api/public-keys",
+          "GET /metrics");
 
   /**
    * The console's pages are HTML for a browser, not API: they are left out on purpose, and the

@@ -9,6 +9,9 @@ class SurfaceTest {
   void whenPathIsAnEndpointOrBelowItThenItsSurface() {
     assertEquals(Surface.TOKEN, Surface.of("/oauth/token"));
     assertEquals(Surface.TOKEN, Surface.of("/oauth/token/x"));
+    assertEquals(Surface.TOKEN, Surface.of("/oauth/revoke"));
+    assertEquals(Surface.TOKEN, Surface.of("/OAUTH/introspect/x"));
+    assertEquals(Surface.OTHER, Surface.of("/oauth/revocations"));
     assertEquals(Surface.ADMINISTRATION, Surface.of("/admin/v1"));
     assertEquals(Surface.ADMINISTRATION, Surface.of("/admin/v1/service-accounts/a/b"));
     assertEquals(Surface.KEYS, Surface.of("/api/public-keys"));

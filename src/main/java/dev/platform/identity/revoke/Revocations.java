@@ -1,0 +1,171 @@
+package dev.platform.identity.revoke;
+
+import jakarta.persistence.EntityManager;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The revocations as this node knows them: one immutable snapshot that request threads only read
+ * (never the database), refreshed on a schedule from the database whenever its version moved, and
+ * updated at once by the revocations this node makes itself. Revocations are never undone, only
+ * outlived, so the snapshot a refresh reads is joined with what the node holds rather than put in
+ * its place: a revocation made here while a refresh was reading is kept. A database that stalls or
+ * fails leaves the snapshot as it was, and the next refresh tries again.
+ */
+public final class Revocations {
+  private static final Logger LOG = Logger.getLogger(Revocations.class.getName());
+
+  private final RevocationStore store;
+  private final Duration longestLifetime;
+  private final Clock clock;
+  private final AtomicReference<RevocationSnapshot> snapshot;
+  private volatile boolean failing;
+
+  /**
+   * @param issuer the feed's {@code issuer}
+   * @param longestLifetime the longest lifetime a token can have (identity/tokenLifetime): how long
+   *     an account's cut-off, or a jti revoked without its exp, is kept
+   */
+  public Revocations(String issuer, DataSource dataSource, Duration longestLifetime, Clock clock) {
+    this.store = new RevocationStore(dataSource);
+    this.longestLifetime = longestLifetime;
+    this.clock = clock;
+    this.snapshot = new AtomicReference<>(RevocationSnapshot.empty(issuer));
+  }
+
+  /**
+   * Whether a token is revoked, from memory alone.
+   *
+   * @param clientId the token's client_id (or sub)
+   * @param jti its jti, or null
+   * @param issuedAt its iat, or null: a token without iat is revoked by any cut-off of its account
+   */
+  public boolean isRevoked(String clientId, String jti, Instant issuedAt) {
+    return snapshot.get().isRevoked(clientId, jti, issuedAt);
+  }
+
+  /**
+   * Revokes one token until {@code expiresAt}, its exp; stored before this returns, and known to
+   * this node at once.
+   *
+   * @throws IllegalStateException when the database cannot store it (nothing is revoked then)
+   */
+  public RevokedToken revoke(String jti, String clientId, Instant expiresAt) {
+    Instant now = clock.instant();
+    RevokedToken token = new RevokedToken(jti, clientId, expiresAt);
+    try {
+      store.revoke(token, now);
+    } catch (SQLException e) {
+      throw new IllegalStateException("the revocation cannot be stored: " + e.getMessage(), e);
+    }
+    snapshot.updateAndGet(current -> current.with(token, now));
+    return token;
+  }
+
+  /**
+   * Revokes a token known only by its jti: kept until the latest exp a token issued now could have,
+   * since its own exp is not known.
+   */
+  public RevokedToken revokeByJti(String jti, String clientId) {
+    return revoke(jti, clientId, clock.instant().plus(longestLifetime));
+  }
+
+  /**
+   * The cut-off of every token of {@code clientId} issued until now ({@link AccountCutoff#at}), not
+   * yet stored: {@link #store} stores it in an account change's transaction, and {@link #remember}
+   * makes it known here once that has committed.
+   */
+  public AccountCutoff cutoffNow(String clientId) {
+    return AccountCutoff.at(clientId, clock.instant(), longestLifetime);
+  }
+
+  /**
+   * Stores {@code cutoff} in the transaction of {@code em}, which holds the account row's lock (an
+   * account's deactivation, deletion, secret rotation or "revoke all" commits with it).
+   */
+  public void store(EntityManager em, AccountCutoff cutoff) {
+    store.cutOff(em, cutoff);
+  }
+
+  /** A cut-off this node has committed: known here at once, to others at their next refresh. */
+  public void remember(AccountCutoff cutoff) {
+    Instant now = clock.instant();
+    snapshot.updateAndGet(current -> current.with(cutoff, now));
+  }
+
+  /** The feed as it stands. */
+  RevocationFeed feed() {
+    return snapshot.get().feed();
+  }
+
+  /**
+   * Reads the database when its version moved (one primary-key read when it did not) and drops what
+   * has expired. Never throws: a failure is logged once until a refresh succeeds again.
+   */
+  public void refresh() {
+    try {
+      RevocationSnapshot held = snapshot.get();
+      if (store.version() != held.version()) {
+        RevocationStore.Rows rows = store.read();
+        snapshot.updateAndGet(current -> joined(rows, current, clock.instant()));
+      } else {
+        Instant now = clock.instant();
+        snapshot.updateAndGet(current -> current.pruned(now));
+      }
+      if (failing) {
+        failing = false;
+        LOG.info("The revocations are read from the database again");
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (!failing) {
+        failing = true;
+        LOG.warning(
+            "The revocations cannot be read from the database; this node keeps what it knows and"
+                + " tries again at every refresh: "
+                + e.getMessage());
+      }
+    }
+  }
+
+  /** What the database holds, with what this node knows besides (revocations are only added). */
+  private static RevocationSnapshot joined(
+      RevocationStore.Rows rows, RevocationSnapshot current, Instant now) {
+    List<RevokedToken> tokens = new ArrayList<>(rows.tokens());
+    tokens.addAll(current.tokens().values());
+    List<AccountCutoff> accounts = new ArrayList<>(rows.accounts());
+    accounts.addAll(current.accounts().values());
+    long version = Math.max(rows.version(), current.version());
+    return RevocationSnapshot.of(current.issuer(), version, tokens, accounts, now);
+  }
+
+  /** Deletes the rows whose covered tokens have all expired. Never throws. */
+  public void purge() {
+    try {
+      store.purge(clock.instant());
+    } catch (SQLException | RuntimeException e) {
+      LOG.warning(
+          "Expired revocations could not be deleted; the next run tries: " + e.getMessage());
+    }
+  }
+
+  /**
+   * Reads the database once now (a failure stops nothing: the schedule tries again), then refreshes
+   * every {@code interval} and purges every 10 minutes on {@code scheduler}, which should be this
+   * feature's own: a stalled database then delays nothing else.
+   */
+  public void scheduleOn(ScheduledExecutorService scheduler, Duration interval) {
+    refresh();
+    long millis = interval.toMillis();
+    scheduler.scheduleWithFixedDelay(this::refresh, millis, millis, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(this::purge, 1, 10, TimeUnit.MINUTES);
+  }
+}

@@ -1,0 +1,128 @@
+package dev.platform.identity.revoke;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.platform.identity.db.Database;
+import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.key.MutableClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The revocations over a real (H2) database: two nodes, a restart, the clean-up. */
+class RevocationsTest {
+  private static final String ISSUER = "http://127.0.0.1:8080";
+  private static final Duration DAY = Duration.ofHours(24);
+  private static final String CLIENT = "7f3b1c2e-8a4d-4e5f-9a6b-1c2d3e4f5a6b";
+  private static final String JTI = "0f8e3c6a-2b4d-4c1e-8f7a-9b0c1d2e3f4a";
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-27T10:00:00Z"));
+
+  @Test
+  void whenOneNodeRevokesThenItKnowsAtOnceAndTheOtherAtItsNextRefresh() {
+    Database database = TestDatabases.h2();
+    Revocations one = new Revocations(ISSUER, database.dataSource(), DAY, clock);
+    Revocations two = new Revocations(ISSUER, database.dataSource(), DAY, clock);
+    two.refresh();
+
+    one.revoke(JTI, CLIENT, clock.instant().plusSeconds(600));
+    assertTrue(one.isRevoked(CLIENT, JTI, clock.instant()));
+    assertFalse(two.isRevoked(CLIENT, JTI, clock.instant()));
+
+    two.refresh();
+    assertTrue(two.isRevoked(CLIENT, JTI, clock.instant()));
+  }
+
+  @Test
+  void whenACutoffCommitsWithAnAccountChangeThenEveryNodeSeesIt() {
+    Database database = TestDatabases.h2();
+    Revocations one = new Revocations(ISSUER, database.dataSource(), DAY, clock);
+    Revocations two = new Revocations(ISSUER, database.dataSource(), DAY, clock);
+    AccountCutoff cutoff = one.cutoffNow(CLIENT);
+    database.write(
+        em -> {
+          one.store(em, cutoff);
+          return null;
+        });
+    one.remember(cutoff);
+    two.refresh();
+
+    assertTrue(two.isRevoked(CLIENT, "any", clock.instant()));
+    assertFalse(two.isRevoked(CLIENT, "any", clock.instant().plusSeconds(1)));
+    assertEquals(two.feed().etag(), one.feed().etag(), "every node serves the same feed");
+  }
+
+  @Test
+  void whenAnEntryExpiresThenItLeavesMemoryAndTheDatabase() throws Exception {
+    Database database = TestDatabases.h2();
+    Revocations node = new Revocations(ISSUER, database.dataSource(), DAY, clock);
+    node.revoke(JTI, CLIENT, clock.instant().plusSeconds(60));
+
+    clock.advance(Duration.ofSeconds(60));
+    node.refresh();
+    node.purge();
+
+    assertFalse(node.isRevoked(CLIENT, JTI, clock.instant().minusSeconds(120)));
+    assertEquals(0, new ObjectMapper().readTree(node.feed().body()).get("tokens").size());
+    try (Connection connection = database.dataSource().getConnection();
+        ResultSet rows =
+            connection.createStatement().executeQuery("select count(*) from revoked_token")) {
+      rows.next();
+      assertEquals(0, rows.getInt(1));
+    }
+  }
+
+  @Test
+  void whenTheDatabaseFailsThenTheSnapshotStaysAsItWas() {
+    Database database = TestDatabases.h2();
+    Revocations node = new Revocations(ISSUER, database.dataSource(), DAY, clock);
+    node.revoke(JTI, CLIENT, clock.instant().plusSeconds(600));
+    JdbcDataSource gone = TestDatabases.h2DataSource("never-migrated-" + System.nanoTime());
+    Revocations cut = new Revocations(ISSUER, gone, DAY, clock);
+
+    node.refresh();
+    cut.refresh(); // no tables: logged, nothing thrown
+
+    assertTrue(node.isRevoked(CLIENT, JTI, clock.instant()));
+    assertFalse(cut.isRevoked(CLIENT, JTI, clock.instant()));
+  }
+
+  @Test
+  void whenTheServiceRestartsOnAFileDatabaseThenNoRevocationIsLost(@TempDir Path folder)
+      throws Exception {
+    JdbcDataSource file = new JdbcDataSource();
+    file.setURL("jdbc:h2:file:" + folder.resolve("identity") + ";DB_CLOSE_ON_EXIT=FALSE");
+    file.setUser("sa");
+    Database before = Database.open(file);
+    Revocations first = new Revocations(ISSUER, before.dataSource(), DAY, clock);
+    first.revoke(JTI, CLIENT, clock.instant().plusSeconds(600));
+    AccountCutoff cutoff = first.cutoffNow("other-client");
+    before.write(
+        em -> {
+          first.store(em, cutoff);
+          return null;
+        });
+    before.close();
+    try (Connection connection = file.getConnection()) {
+      connection.createStatement().execute("shutdown");
+    }
+    assertTrue(Files.exists(folder.resolve("identity.mv.db")));
+
+    Database after = Database.open(file);
+    Revocations restarted = new Revocations(ISSUER, after.dataSource(), DAY, clock);
+    restarted.refresh();
+
+    assertTrue(restarted.isRevoked(CLIENT, JTI, clock.instant()));
+    assertTrue(restarted.isRevoked("other-client", "x", clock.instant()));
+    after.close();
+  }
+}
