@@ -203,8 +203,11 @@ public final class RevocationFeed implements AutoCloseable {
       // The first failure in a row is a WARNING, the next ones FINE: a stale feed warns by itself.
       LOG.log(
           failing ? Level.FINE : Level.WARNING,
-          "the revocation feed " + feedUri + " could not be fetched; the snapshot held stays",
-          cause);
+          "the revocation feed "
+              + feedUri
+              + " could not be fetched ("
+              + cause
+              + "); the snapshot held stays");
       failing = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
