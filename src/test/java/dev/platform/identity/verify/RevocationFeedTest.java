@@ -41,6 +41,11 @@ class RevocationFeedTest extends RevocationFeedFixture {
     assertEquals("token revoked", refusal(verifier, revoked), "the hit is refused too");
     assertEquals(1, verifier.cachedTokens(), "kept, so a replay costs a lookup, not an RSA check");
     assertEquals("token revoked", refusal(uncached, revoked));
+    BearerCheck.Refused refused =
+        (BearerCheck.Refused) BearerCheck.of(verifier, List.of("Bearer " + revoked), List.of());
+    assertEquals(401, refused.status(), "SPEC 7.2, as for any invalid token");
+    assertEquals("Bearer error=\"invalid_token\"", refused.headers().get("WWW-Authenticate"));
+    assertEquals("{\"success\":false,\"message\":\"token revoked\"}", refused.body());
     String other = token(issuer, "another-jti", ISSUED_AT);
     assertEquals(CLIENT_ID, verifier.verifyToken(other, List.of()).clientId());
   }
