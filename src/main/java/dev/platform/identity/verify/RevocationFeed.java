@@ -96,7 +96,16 @@ public final class RevocationFeed implements AutoCloseable {
    */
   private boolean failing;
 
-  private ScheduledExecutorService poller;
+  /** The feed's one thread, started by the first poll it is given. */
+  private final ScheduledExecutorService poller =
+      Executors.newSingleThreadScheduledExecutor(
+          task -> {
+            Thread thread = new Thread(task, "identity-revocation-feed");
+            thread.setDaemon(true);
+            // Holds no web application's class loader (Tomcat warns of one at stop).
+            thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
+            return thread;
+          });
 
   private RevocationFeed(Builder builder) {
     this.issuer = builder.issuer;
@@ -196,7 +205,10 @@ public final class RevocationFeed implements AutoCloseable {
         failing = false;
         LOG.info("the revocation feed " + feedUri + " was fetched again");
       }
-    } catch (ExecutionException | TimeoutException e) {
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // closed
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      // Anything at all: a poll that threw would end the scheduled ones after it.
       failedPolls.incrementAndGet();
       Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
       cause = cause instanceof CompletionException ? cause.getCause() : cause;
@@ -209,8 +221,6 @@ public final class RevocationFeed implements AutoCloseable {
               + cause
               + "); the snapshot held stays");
       failing = true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -227,15 +237,6 @@ public final class RevocationFeed implements AutoCloseable {
   /** Polls now, then every refresh interval after each poll ends, on one daemon thread. */
   private RevocationFeed start() {
     poll();
-    poller =
-        Executors.newSingleThreadScheduledExecutor(
-            task -> {
-              Thread thread = new Thread(task, "identity-revocation-feed");
-              thread.setDaemon(true);
-              // Holds no web application's class loader (Tomcat warns of one at stop).
-              thread.setContextClassLoader(ClassLoader.getSystemClassLoader());
-              return thread;
-            });
     long interval = refreshInterval.toNanos();
     poller.scheduleWithFixedDelay(this::poll, interval, interval, TimeUnit.NANOSECONDS);
     return this;
@@ -244,9 +245,7 @@ public final class RevocationFeed implements AutoCloseable {
   /** Stops the polls and the HTTP client this feed made; the snapshot held stays as it is. */
   @Override
   public void close() {
-    if (poller != null) {
-      poller.shutdownNow();
-    }
+    poller.shutdownNow();
     fetch.close();
   }
 
