@@ -132,6 +132,16 @@ class RevocationFeedAttackTest extends RevocationFeedFixture {
   }
 
   @Test
+  void whenTheFeedAnswers304ToAPollWithoutAnEtagThenThePollFails() throws IOException {
+    URI issuer = serve(request -> new StubServer.Reply(304, Map.of("ETag", "\"v1\""), ""));
+
+    RevocationFeed feed = built(feedOf(issuer));
+
+    assertTrue(feed.lastGoodFetch().isEmpty(), "nothing was revalidated: there was nothing");
+    assertEquals(1, feed.failedPolls());
+  }
+
+  @Test
   void whenARevokedTokenIsReplayedThenEveryReplayIsRefusedFromTheCache() throws IOException {
     URI issuer = serve();
     publish(feed(List.of(TOKEN_ID), List.of()));
