@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  * One {@code GET} of a JWK Set, bounded as a whole, as every fetch of a key set here is: no
  * redirect (one would reach a host no check has seen), only a 200, a size cap ({@link
  * LimitedBody}), and a deadline over connect, headers and body that ends the fetch whether or not
- * anyone waits for it. The body is handed to the caller's {@link Parser}. Thread-safe.
+ * anyone waits for it. The body is handed to the caller's {@link Parser}. The verifier's revocation
+ * feed goes through it too, conditionally ({@link #revalidate}), under the same bounds.
+ * Thread-safe.
  *
  * @param <T> what a body is parsed into, such as a JWK set's usable keys
  */
@@ -90,21 +92,65 @@ public final class KeySetFetch<T> {
   }
 
   /**
+   * What one conditional fetch gave ({@link #revalidate}): a new body, parsed, with the response's
+   * {@code ETag}.
+   *
+   * @param value the parsed body
+   * @param etag the response's {@code ETag} as sent (weak or strong), null when it gave none
+   */
+  public record Tagged<T>(T value, String etag) {}
+
+  /**
    * Starts the fetch of {@code uri}. The future ends by the deadline whether or not anyone waits,
    * with the parsed body or an {@link IOException} (wrapped as futures do); it never throws.
    */
   public CompletableFuture<Fetched<T>> start(URI uri) {
+    return exchange(
+        uri,
+        "application/jwk-set+json, application/json",
+        null,
+        response -> new Fetched<>(parsedOk(uri, response), maxAge(response)));
+  }
+
+  /**
+   * Starts a conditional fetch of {@code uri} (RFC 9110 §13.1.2), bounded as {@link #start} is:
+   * with {@code If-None-Match: etag} when {@code etag} is not null. The future ends by the deadline
+   * with the new body parsed and its {@code ETag}, or empty on {@code 304 Not Modified} to an
+   * {@code If-None-Match}; anything else, a 304 to a request without one included, fails it with an
+   * {@link IOException}. Used for documents that change as a whole, such as a revocation feed.
+   */
+  public CompletableFuture<Optional<Tagged<T>>> revalidate(URI uri, String etag) {
+    return exchange(
+        uri,
+        "application/json",
+        etag,
+        response -> {
+          if (response.statusCode() == 304 && etag != null) {
+            return Optional.empty();
+          }
+          T value = parsedOk(uri, response);
+          return Optional.of(
+              new Tagged<>(value, response.headers().firstValue("ETag").orElse(null)));
+        });
+  }
+
+  /** Reads a response the deadline let through; any failure is the fetch's. */
+  @FunctionalInterface
+  private interface Reader<R> {
+    R read(HttpResponse<byte[]> response) throws IOException;
+  }
+
+  private <R> CompletableFuture<R> exchange(URI uri, String accept, String etag, Reader<R> reader) {
     CompletableFuture<HttpResponse<byte[]>> exchange;
     try {
-      HttpRequest request =
-          HttpRequest.newBuilder(uri)
-              .timeout(deadline)
-              .header("Accept", "application/jwk-set+json, application/json")
-              .GET()
-              .build();
-      exchange = http().sendAsync(request, response -> new LimitedBody(maxBytes));
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(uri).timeout(deadline).header("Accept", accept).GET();
+      if (etag != null) {
+        request.header("If-None-Match", etag);
+      }
+      exchange = http().sendAsync(request.build(), response -> new LimitedBody(maxBytes));
     } catch (RuntimeException e) {
-      // A malformed URI, or a client shut down: a failed fetch, never a thrown one.
+      // A malformed URI or ETag, or a client shut down: a failed fetch, never a thrown one.
       return CompletableFuture.failedFuture(new IOException(e.getMessage(), e));
     }
     // The request's own timeout ends when the headers arrive; this one covers the body too, and
@@ -116,32 +162,36 @@ public final class KeySetFetch<T> {
               late.set(!exchange.isDone());
               exchange.cancel(true);
             });
-    return exchange.handle((response, failure) -> parsed(uri, response, failure, late.get()));
+    return exchange.handle((response, failure) -> read(uri, response, failure, late.get(), reader));
   }
 
-  private Fetched<T> parsed(
-      URI uri, HttpResponse<byte[]> response, Throwable failure, boolean late) {
+  private <R> R read(
+      URI uri, HttpResponse<byte[]> response, Throwable failure, boolean late, Reader<R> reader) {
     try {
       if (failure != null) {
         throw late
             ? new HttpTimeoutException(uri + " gave no complete answer within " + deadline)
             : ioException(failure);
       }
-      int status = response.statusCode();
-      if (status != 200) {
-        throw new IOException(
-            uri
-                + " answered "
-                + status
-                + (status / 100 == 3 ? ": redirects are not followed" : ""));
-      }
-      T value = Objects.requireNonNull(parser.parse(response.body()), "parsed key set");
-      return new Fetched<>(value, maxAge(response));
+      return reader.read(response);
     } catch (IOException e) {
       throw new CompletionException(e);
     } catch (RuntimeException e) {
-      throw new CompletionException(new IOException(uri + " gave no usable key set", e));
+      throw new CompletionException(new IOException(uri + " gave no usable answer", e));
     }
+  }
+
+  /** The body of a 200, parsed; any other status fails the fetch, a redirect included. */
+  private T parsedOk(URI uri, HttpResponse<byte[]> response) throws IOException {
+    int status = response.statusCode();
+    if (status != 200) {
+      throw new IOException(
+          uri
+              + " answered "
+              + status
+              + (status / 100 == 3 && status != 304 ? ": redirects are not followed" : ""));
+    }
+    return Objects.requireNonNull(parser.parse(response.body()), "parsed body");
   }
 
   private static Optional<Duration> maxAge(HttpResponse<?> response) {

@@ -28,8 +28,9 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
    * proxy would read is not ours to guess. An exception of the verifier other than a {@link
    * BearerTokenException}, such as a key source that cannot be reached ({@link PublicKeyLocator}),
    * is no verdict on the token: it answers 503, never 401, so the client does not throw away a good
-   * token, and it is logged with its cause at WARNING; a {@link StaleKeySetException} is not logged
-   * here, since {@link RemotePublicKeys} warns of it at most once a minute.
+   * token, and it is logged with its cause at WARNING; a {@link StaleKeySetException} or {@link
+   * StaleRevocationsException} is not logged here, since {@link RemotePublicKeys} and {@link
+   * RevocationFeed} warn of it at most once a minute.
    *
    * @param verifier the verifier
    * @param authorizationHeaders the values of every {@code Authorization} header, in order; empty
@@ -48,8 +49,9 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
       return new Passed(verifier.verify(header, requiredScopes));
     } catch (BearerTokenException e) {
       return Refused.of(e);
-    } catch (StaleKeySetException e) {
-      return Refused.unavailable(); // RemotePublicKeys warns of it once a minute, not per request
+    } catch (StaleKeySetException | StaleRevocationsException e) {
+      // RemotePublicKeys and RevocationFeed warn of it once a minute, not per request.
+      return Refused.unavailable();
     } catch (RuntimeException e) {
       System.getLogger(BearerCheck.class.getName())
           .log(System.Logger.Level.WARNING, "a bearer token could not be checked; answered 503", e);

@@ -5,8 +5,8 @@ package dev.platform.identity.verify;
  * HTTP status of SPEC 7.2: {@link UnauthenticatedException} (401, get a new token) and {@link
  * AccessDeniedException} (403, the token is genuine but not enough). The message is short and safe
  * to send to the client as the {@code message} of {@code {success: false, message}}; it never says
- * which check of a token failed beyond "expired" or "invalid". The cause, when there is one, is for
- * the server's log only.
+ * which check of a token failed beyond "expired", "revoked" or "invalid". The cause, when there is
+ * one, is for the server's log only.
  *
  * <p>No stack trace is taken: these are answers to clients, not failures of the service.
  */

@@ -4,7 +4,8 @@ package dev.platform.identity.verify;
  * The request did not prove who sent it (HTTP 401, SPEC 7.2): no {@code Authorization} header,
  * another scheme than {@code Bearer}, no or a malformed token, or a token that is expired or
  * invalid (bad signature, unknown or missing {@code kid}, another algorithm than RS256, wrong
- * issuer, unusable claims). The client should get a new token (SPEC 7.3).
+ * issuer, unusable claims), or revoked ({@link RevocationFeed}). The client should get a new token
+ * (SPEC 7.3).
  */
 public final class UnauthenticatedException extends BearerTokenException {
   static final String MISSING_HEADER = "missing Authorization header";
@@ -13,6 +14,7 @@ public final class UnauthenticatedException extends BearerTokenException {
   static final String MALFORMED_TOKEN = "malformed bearer token";
   static final String EXPIRED_TOKEN = "token expired";
   static final String INVALID_TOKEN = "invalid token";
+  static final String REVOKED_TOKEN = "token revoked";
 
   /** RFC 6750 §3.1: a request without bearer credentials gets a challenge without error code. */
   private final boolean tokenPresented;

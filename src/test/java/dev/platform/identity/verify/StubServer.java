@@ -20,8 +20,11 @@ import java.util.function.Function;
  * StallingServer} is the raw-socket stub for replies that stop mid-body.
  */
 public final class StubServer implements AutoCloseable {
-  /** What arrived: its number (from 1), its {@code Authorization} header or null, its body. */
-  public record Request(int number, String authorization, String body) {}
+  /**
+   * What arrived: its number (from 1), its {@code Authorization} and {@code If-None-Match} headers
+   * or null, its body.
+   */
+  public record Request(int number, String authorization, String body, String ifNoneMatch) {}
 
   /** What to answer: a status, extra headers and a body. */
   public record Reply(int status, Map<String, String> headers, String body) {}
@@ -42,7 +45,8 @@ public final class StubServer implements AutoCloseable {
               new Request(
                   requests.incrementAndGet(),
                   exchange.getRequestHeaders().getFirst("Authorization"),
-                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                  new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8),
+                  exchange.getRequestHeaders().getFirst("If-None-Match"));
           arrived.countDown();
           try {
             hold.await(10, TimeUnit.SECONDS);
@@ -52,7 +56,8 @@ public final class StubServer implements AutoCloseable {
           Reply reply = replies.apply(request);
           reply.headers().forEach(exchange.getResponseHeaders()::add);
           byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
-          exchange.sendResponseHeaders(reply.status(), body.length);
+          // No body at all for a 304, which HttpServer marks by -1.
+          exchange.sendResponseHeaders(reply.status(), reply.status() == 304 ? -1 : body.length);
           exchange.getResponseBody().write(body);
           exchange.close();
         });

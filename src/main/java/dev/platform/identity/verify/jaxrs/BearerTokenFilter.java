@@ -41,7 +41,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * "Bearer"}, and {@code isSecure()} as before. Any other request is aborted with the same answer as
  * the servlet filter's: 401 or 403 with the {@code WWW-Authenticate} challenge and SPEC 7.2's
  * {@code {success: false, message}}, or 503 when the token could not be checked ({@link
- * BearerCheck#of}).
+ * BearerCheck#of}). Revoked tokens are refused when the verifier was given the issuer's revocation
+ * feed ({@code BearerVerifier.Builder.revocations}); the filter has no configuration of its own.
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class BearerTokenFilter implements ContainerRequestFilter {

@@ -4,6 +4,7 @@ import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.ClientPrincipal;
 import dev.platform.identity.verify.RemotePublicKeys;
+import dev.platform.identity.verify.RevocationFeed;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -17,10 +18,13 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -38,7 +42,12 @@ import java.util.Objects;
  * for {@code ServletContext.addFilter}; or declared in {@code web.xml} with the init-params {@code
  * issuer} (required: the issuer's base URL, whose {@code /api/public-keys} give the keys through
  * {@link RemotePublicKeys}) and {@code scopes} (optional: required scopes separated by spaces,
- * commas or line breaks). Thread-safe once initialized.
+ * commas or line breaks). With the init-param {@code revocations} set to {@code true} it also
+ * refuses revoked tokens, polling {@code {issuer}/oauth/revocations} through a {@link
+ * RevocationFeed} that {@link #destroy} closes; {@code revocationRefreshInterval} and {@code
+ * revocationMaxStaleness} (ISO-8601 durations such as {@code PT5S}) and {@code revocationOnStale}
+ * ({@code warn} or {@code fail-closed}) set its options, by default the feed's. Thread-safe once
+ * initialized.
  */
 public final class BearerTokenFilter implements Filter {
   /** The request attribute that holds the {@code VerifiedToken} of a passed request. */
@@ -50,8 +59,23 @@ public final class BearerTokenFilter implements Filter {
   /** The init-param listing the required scopes, for a filter declared in {@code web.xml}. */
   public static final String SCOPES_PARAM = "scopes";
 
+  /** The init-param that turns revocation checking on: {@code true} or {@code false} (default). */
+  public static final String REVOCATIONS_PARAM = "revocations";
+
+  /** The init-param of the feed's refresh interval, an ISO-8601 duration; default 5 s. */
+  public static final String REVOCATION_REFRESH_PARAM = "revocationRefreshInterval";
+
+  /** The init-param of the feed's maximum staleness, an ISO-8601 duration; default 5 minutes. */
+  public static final String REVOCATION_MAX_STALENESS_PARAM = "revocationMaxStaleness";
+
+  /** The init-param of what a stale feed does: {@code warn} (default) or {@code fail-closed}. */
+  public static final String REVOCATION_ON_STALE_PARAM = "revocationOnStale";
+
   private BearerVerifier verifier;
   private List<String> requiredScopes;
+
+  /** The feed this filter made from its init-params, closed with it; null otherwise. */
+  private RevocationFeed revocations;
 
   /** A filter that {@link #init} sets up from its init-params; for {@code web.xml}. */
   public BearerTokenFilter() {}
@@ -81,16 +105,78 @@ public final class BearerTokenFilter implements Filter {
       throw new ServletException(
           "filter " + config.getFilterName() + " needs the init-param " + ISSUER_PARAM);
     }
+    BearerVerifier.Builder builder;
     try {
-      verifier =
+      builder =
           BearerVerifier.builder()
               .issuer(issuer.strip())
-              .keyLocator(RemotePublicKeys.builder().issuer(URI.create(issuer.strip())).build())
-              .build();
+              .keyLocator(RemotePublicKeys.builder().issuer(URI.create(issuer.strip())).build());
     } catch (IllegalArgumentException e) {
       throw new ServletException("init-param " + ISSUER_PARAM + ": " + e.getMessage(), e);
     }
+    revocations = revocations(config, URI.create(issuer.strip()));
+    if (revocations != null) {
+      builder.revocations(revocations);
+    }
+    verifier = builder.build();
     requiredScopes = scopes(config.getInitParameter(SCOPES_PARAM));
+  }
+
+  /** The feed the init-params ask for, polled once already; null when they ask for none. */
+  private static RevocationFeed revocations(FilterConfig config, URI issuer)
+      throws ServletException {
+    String on = param(config, REVOCATIONS_PARAM, "false");
+    if (!on.equals("true") && !on.equals("false")) {
+      throw new ServletException("init-param " + REVOCATIONS_PARAM + " must be true or false");
+    }
+    if (on.equals("false")) {
+      return null;
+    }
+    RevocationFeed.Builder feed = RevocationFeed.builder().issuer(issuer);
+    feed.refreshInterval(
+        duration(config, REVOCATION_REFRESH_PARAM, RevocationFeed.DEFAULT_REFRESH_INTERVAL));
+    feed.maxStaleness(
+        duration(config, REVOCATION_MAX_STALENESS_PARAM, RevocationFeed.DEFAULT_MAX_STALENESS));
+    String onStale = param(config, REVOCATION_ON_STALE_PARAM, "warn");
+    switch (onStale.toLowerCase(Locale.ROOT)) {
+      case "warn" -> feed.onStale(RevocationFeed.Stale.WARN);
+      case "fail-closed" -> feed.onStale(RevocationFeed.Stale.FAIL_CLOSED);
+      default ->
+          throw new ServletException(
+              "init-param " + REVOCATION_ON_STALE_PARAM + " must be warn or fail-closed");
+    }
+    try {
+      return feed.build();
+    } catch (IllegalStateException e) {
+      throw new ServletException("the revocation init-params: " + e.getMessage(), e);
+    }
+  }
+
+  private static String param(FilterConfig config, String name, String otherwise) {
+    String value = config.getInitParameter(name);
+    return value == null || value.isBlank() ? otherwise : value.strip();
+  }
+
+  private static Duration duration(FilterConfig config, String name, Duration otherwise)
+      throws ServletException {
+    String value = config.getInitParameter(name);
+    if (value == null || value.isBlank()) {
+      return otherwise;
+    }
+    try {
+      return Duration.parse(value.strip());
+    } catch (DateTimeParseException e) {
+      throw new ServletException(
+          "init-param " + name + " must be an ISO-8601 duration such as PT5S", e);
+    }
+  }
+
+  /** Closes the revocation feed this filter made, if any: its thread and its HTTP client. */
+  @Override
+  public void destroy() {
+    if (revocations != null) {
+      revocations.close();
+    }
   }
 
   @Override
