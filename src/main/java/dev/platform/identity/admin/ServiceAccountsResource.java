@@ -375,9 +375,15 @@ public final class ServiceAccountsResource {
    * audit trail or a resource server's log), not the token, so its exp is unknown and the
    * revocation is kept as long as a token issued now could live. The jti is not checked against the
    * account's tokens: none are stored.
+   *
+   * <p>So {@code identity:admin} only: a jti is revoked wherever it is (the feed lists it bare),
+   * and a manager naming an account within its reach could otherwise revoke a token of any account,
+   * in any organization, whose jti it read (a token that reached its own resource server). A
+   * manager revokes its accounts' tokens with {@code tokens/revoke-all}, which names the account.
    */
   @POST
   @Path("{clientId}/tokens/revoke")
+  @AnyScopeOf(AdminAuth.ADMIN)
   public AccountJson.Revoked revokeToken(
       @PathParam("clientId") String clientId,
       String body,

@@ -3,6 +3,7 @@ package dev.platform.identity.metrics;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.http.ErrorBody;
+import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.verify.BearerTokenException;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
@@ -34,17 +35,24 @@ public final class MetricsServlet extends HttpServlet {
   private final transient PrometheusMeterRegistry registry;
   private final transient BearerVerifier verifier;
   private final transient ServiceAccounts accounts;
+  private final transient Revocations revocations;
 
   /**
    * @param verifier checks the caller's token; null for {@code open} access
    * @param accounts whether the token's account still stands behind it, as the administration API
    *     asks: a deactivated scraper stops reading at once
+   * @param revocations the revoked tokens (issue 38), refused as the administration API refuses
+   *     them: a revoked scraper token stops reading at once, not at its exp
    */
   public MetricsServlet(
-      PrometheusMeterRegistry registry, BearerVerifier verifier, ServiceAccounts accounts) {
+      PrometheusMeterRegistry registry,
+      BearerVerifier verifier,
+      ServiceAccounts accounts,
+      Revocations revocations) {
     this.registry = registry;
     this.verifier = verifier;
     this.accounts = accounts;
+    this.revocations = revocations;
   }
 
   @Override
@@ -53,6 +61,10 @@ public final class MetricsServlet extends HttpServlet {
     if (verifier != null) {
       try {
         VerifiedToken token = verifier.verify(request.getHeader("Authorization"), List.of(SCOPE));
+        if (revocations.isRevoked(
+            token.clientId(), token.tokenId().orElse(null), token.issuedAt().orElse(null))) {
+          throw new UnauthenticatedException("the token has been revoked");
+        }
         Optional<String> refusal = accounts.refusal(token.clientId(), token.issuedAt());
         if (refusal.isPresent()) {
           throw new UnauthenticatedException(refusal.get());

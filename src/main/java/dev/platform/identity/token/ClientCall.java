@@ -38,6 +38,7 @@ public record ClientCall(TokenRequest client, String token, Optional<String> tok
    */
   public static ClientCall from(
       String body, String contentType, String authorization, String queryString) {
+    rejectTokenIn(queryString);
     TokenRequest.Parsed parsed =
         TokenRequest.fromClientCall(
             body, contentType, authorization, queryString, List.of(TOKEN, TOKEN_TYPE_HINT));
@@ -47,6 +48,18 @@ public record ClientCall(TokenRequest client, String token, Optional<String> tok
     }
     return new ClientCall(
         parsed.request(), token, Optional.ofNullable(parsed.parameters().get(TOKEN_TYPE_HINT)));
+  }
+
+  /**
+   * A token in the URL is refused, not ignored: it has already reached access logs and proxies, and
+   * a caller that sent it there must learn that nothing was revoked or asked (as RFC 6749 §2.3.1
+   * keeps credentials out of the query string; the token is one).
+   */
+  private static void rejectTokenIn(String queryString) {
+    if (queryString != null && !queryString.isEmpty() && Form.names(queryString).contains(TOKEN)) {
+      throw OAuthError.invalidRequest(
+          "the token must not be sent in the query string: send it in the body");
+    }
   }
 
   /** The account the call names, as {@link TokenRequest#accountId}: the rate limiter's key. */

@@ -408,7 +408,8 @@ public class Startup implements ServletContextListener {
       BearerVerifier metricsVerifier =
           settings.operations().metricsAccess() == Settings.MetricsAccess.TOKEN ? verifier : null;
       ServletRegistration.Dynamic metrics =
-          context.addServlet("metrics", new MetricsServlet(registry, metricsVerifier, accounts));
+          context.addServlet(
+              "metrics", new MetricsServlet(registry, metricsVerifier, accounts, revocations));
       metrics.setAsyncSupported(true);
       metrics.addMapping(MetricsServlet.PATH);
     }

@@ -141,6 +141,38 @@ class MetricsIT {
     assertFalse(after.contains(scraper.id()), "a client_id is never a label");
   }
 
+  /**
+   * Attack (issue 38): a scraper token that leaked is revoked by its client; it must stop reading
+   * /metrics at once, as the administration API refuses a revoked token, not at its exp.
+   */
+  @Test
+  void whenTheScraperTokenIsRevokedThenItReadsNoMore() {
+    Client scraper = created(createAccount(adminToken(), "root", "\"identity:metrics\""));
+    String bearer = token(scraper.id(), scraper.secret());
+    assertEquals(200, metrics("/metrics", bearer).statusCode());
+    String credentials =
+        Base64.getEncoder()
+            .encodeToString(
+                (form(scraper.id()) + ":" + form(scraper.secret()))
+                    .getBytes(StandardCharsets.UTF_8));
+    HttpResponse<String> revoked =
+        http()
+            .send(
+                http()
+                    .request("/oauth/revoke")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header("Authorization", "Basic " + credentials)
+                    .POST(HttpRequest.BodyPublishers.ofString("token=" + form(bearer)))
+                    .build());
+    assertEquals(200, revoked.statusCode(), revoked.body());
+
+    HttpResponse<String> refused = metrics("/metrics", bearer);
+
+    assertEquals(401, refused.statusCode(), refused.body());
+    assertFalse(refused.body().contains("identity_token_requests_total"), refused.body());
+    assertEquals(200, metrics("/metrics", token(scraper.id(), scraper.secret())).statusCode());
+  }
+
   @Test
   void whenNoTokenOrABadOneThen401WithABearerChallenge() {
     HttpResponse<String> none = metrics("/metrics", null);

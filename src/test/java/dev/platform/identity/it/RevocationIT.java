@@ -330,6 +330,59 @@ class RevocationIT {
     assertTrue(Http.json(rotated).has("tokens_revoked_before"), rotated.body());
   }
 
+  /**
+   * Attack: a manager of one organization names an account within its reach and the jti of a token
+   * of another organization (read from a token that reached its own resource server). A jti is
+   * revoked wherever it is, so only identity:admin revokes by jti; the token stays active.
+   */
+  @Test
+  void whenAManagerRevokesAJtiOfAnotherOrganizationThroughItsOwnAccountThenItIsRefused()
+      throws Exception {
+    Client manager =
+        inOrganization("org-a", "\"identity:accounts.manage\",\"catalog:products.view\"");
+    Client own = inOrganization("org-a", "\"catalog:products.view\"");
+    Client foreign = inOrganization("org-b", "\"catalog:products.view\"");
+    String foreignToken = token(foreign);
+    String jti = claims(foreignToken).get("jti").asText();
+
+    HttpResponse<String> refused =
+        http()
+            .admin(
+                "POST",
+                "/service-accounts/" + own.id() + "/tokens/revoke",
+                token(manager),
+                "{\"jti\":\"" + jti + "\"}");
+
+    assertEquals(403, refused.statusCode(), refused.body());
+    assertTrue(introspect(introspector(), foreignToken).get("active").asBoolean());
+    assertFalse(http().get("/oauth/revocations").body().contains(jti));
+    HttpResponse<String> all =
+        http()
+            .admin(
+                "POST",
+                "/service-accounts/" + own.id() + "/tokens/revoke-all",
+                token(manager),
+                null);
+    assertEquals(200, all.statusCode(), all.body());
+  }
+
+  Client inOrganization(String organization, String scopes) {
+    HttpResponse<String> created =
+        http()
+            .admin(
+                "POST",
+                "/service-accounts",
+                http().adminToken(),
+                "{\"name\":\"svc\",\"organization_id\":\""
+                    + organization
+                    + "\",\"scopes\":["
+                    + scopes
+                    + "]}");
+    assertEquals(201, created.statusCode(), created.body());
+    JsonNode body = Http.json(created);
+    return new Client(body.get("client_id").asText(), body.get("client_secret").asText());
+  }
+
   @Test
   void whenDiscoveryIsReadThenItNamesTheEndpoints() {
     JsonNode metadata = Http.json(http().get("/.well-known/oauth-authorization-server"));
