@@ -230,15 +230,17 @@ public class Startup implements ServletContextListener {
     // Clients' jwks_uri sets are fetched on ClientKeySets' own threads, refreshed here.
     clientKeySets = new ClientKeySets(settings.clientKeys(), clock, registry, audit);
     scheduler.scheduleWithFixedDelay(clientKeySets::refreshDue, 1, 1, TimeUnit.MINUTES);
+    TokenEndpoint.Policy policy =
+        new TokenEndpoint.Policy(
+            settings.tokens().issuer(),
+            settings.tokens().lifetime(),
+            settings.tokens().adminLifetime(),
+            settings.accounts().secretRotation().maxAge(),
+            settings.clientKeys().assertionAudience()
+                == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT);
     TokenServlet tokenEndpoint =
         TokenEndpoint.build(
-            new TokenEndpoint.Policy(
-                settings.tokens().issuer(),
-                settings.tokens().lifetime(),
-                settings.tokens().adminLifetime(),
-                settings.accounts().secretRotation().maxAge(),
-                settings.clientKeys().assertionAudience()
-                    == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT),
+            policy,
             accounts,
             digest,
             scopes,
@@ -264,13 +266,7 @@ public class Startup implements ServletContextListener {
     revocations.scheduleOn(revocationRefresh, settings.operations().revocationRefresh());
     TokenEndpoint.ClientCallEndpoints clientCalls =
         TokenEndpoint.clientCalls(
-            new TokenEndpoint.Policy(
-                settings.tokens().issuer(),
-                settings.tokens().lifetime(),
-                settings.tokens().adminLifetime(),
-                settings.accounts().secretRotation().maxAge(),
-                settings.clientKeys().assertionAudience()
-                    == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT),
+            policy,
             accounts,
             digest,
             usedAssertions,
