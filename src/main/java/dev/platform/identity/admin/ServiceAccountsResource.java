@@ -10,7 +10,6 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.revoke.AccountCutoff;
 import dev.platform.identity.revoke.Revocations;
-import dev.platform.identity.revoke.RevokedToken;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -391,7 +390,7 @@ public final class ServiceAccountsResource {
     AdminAuth.Caller caller = AdminAuth.caller(request);
     String id = get(clientId, request).clientId();
     String jti = TokenRevocation.jti(body);
-    RevokedToken revoked = revocations.revokeByJti(jti, id);
+    Revocations.Revoked revoked = revocations.revokeByJti(jti, id);
     caller
         .audit()
         .stored(
@@ -400,8 +399,15 @@ public final class ServiceAccountsResource {
             id,
             "success",
             caller.remoteAddress(),
-            Map.of("jti", jti, "by", "administrator"));
-    return new AccountJson.Revoked(id, jti, null, revoked.expiresAt().toString());
+            revoked.details("administrator"));
+    return revoked
+        .cutoff()
+        .map(
+            cutoff ->
+                new AccountJson.Revoked(
+                    id, jti, cutoff.notBefore().toString(), cutoff.until().toString()))
+        .orElseGet(
+            () -> new AccountJson.Revoked(id, jti, null, revoked.token().expiresAt().toString()));
   }
 
   /**

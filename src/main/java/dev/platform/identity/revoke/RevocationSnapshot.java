@@ -104,7 +104,15 @@ record RevocationSnapshot(
     return clientId.toLowerCase(Locale.ROOT);
   }
 
+  /** Two cut-offs of one account as one: the later not-before, kept as long as either. */
   private static AccountCutoff later(AccountCutoff one, AccountCutoff other) {
-    return one.notBefore().isAfter(other.notBefore()) ? one : other;
+    return new AccountCutoff(
+        one.clientId(),
+        latest(one.notBefore(), other.notBefore()),
+        latest(one.until(), other.until()));
+  }
+
+  private static Instant latest(Instant one, Instant other) {
+    return one.isAfter(other) ? one : other;
   }
 }

@@ -10,6 +10,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -25,10 +26,14 @@ final class RevocationStore {
   private static final String TOKENS = "select jti, client_id, expires_at from revoked_token";
   private static final String CUTOFFS =
       "select client_id, not_before, covers_until from account_token_cutoff";
+  private static final String STORED_TOKEN = "select 1 from revoked_token where jti = ?";
+  private static final String LIVE_TOKENS_OF =
+      "select count(*) from revoked_token where client_id = ? and expires_at > ?";
   private static final String INSERT_TOKEN =
-      "insert into revoked_token (jti, client_id, expires_at, revoked_at)"
-          + " select ?, ?, ?, ? from revocation_version"
-          + " where id = 1 and not exists (select 1 from revoked_token where jti = ?)";
+      "insert into revoked_token (jti, client_id, expires_at, revoked_at) values (?, ?, ?, ?)";
+  private static final String RAISE_CUTOFF =
+      "update account_token_cutoff set not_before = greatest(not_before, ?),"
+          + " covers_until = greatest(covers_until, ?) where client_id = ?";
   private static final String UPDATE_CUTOFF =
       "update account_token_cutoff set not_before = ?, covers_until = ? where client_id = ?";
   private static final String INSERT_CUTOFF =
@@ -84,29 +89,88 @@ final class RevocationStore {
     }
   }
 
-  /** Stores {@code token}, unless its jti is stored already; and raises the version. */
-  void revoke(RevokedToken token, Instant now) throws SQLException {
+  /**
+   * Stores {@code token}, unless its jti is stored already, and raises the version; or, when its
+   * account has {@code cap} live revoked jtis already, stores {@code instead} (a cut-off that
+   * covers it) in place of the jti, keeping a later cut-off of the account if one is stored. Every
+   * revocation takes the version row's lock first, so the check and the write are not raced by
+   * another node's revocation.
+   *
+   * @return the cut-off stored in the jti's place, or empty when the jti is stored (or was)
+   */
+  Optional<AccountCutoff> revoke(RevokedToken token, Instant now, int cap, AccountCutoff instead)
+      throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
       try {
         try (PreparedStatement raise = connection.prepareStatement(RAISE)) {
           raise.executeUpdate(); // first: the version row's lock orders concurrent revocations
         }
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_TOKEN)) {
-          insert.setString(1, token.jti());
-          insert.setString(2, token.clientId());
-          insert.setObject(3, utc(token.expiresAt()));
-          insert.setObject(4, utc(now));
-          insert.setString(5, token.jti());
-          insert.executeUpdate();
+        Optional<AccountCutoff> stored = Optional.empty();
+        if (!exists(connection, token.jti())) {
+          if (liveTokensOf(connection, token.clientId(), now) < cap) {
+            insert(connection, token, now);
+          } else {
+            cutOff(connection, instead);
+            stored = Optional.of(instead);
+          }
         }
         connection.commit();
+        return stored;
       } finally {
         if (!connection.getAutoCommit()) {
           connection.rollback(); // nothing after a commit; everything after a failure
           connection.setAutoCommit(true);
         }
       }
+    }
+  }
+
+  private static boolean exists(Connection connection, String jti) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(STORED_TOKEN)) {
+      select.setString(1, jti);
+      try (ResultSet row = select.executeQuery()) {
+        return row.next();
+      }
+    }
+  }
+
+  private static long liveTokensOf(Connection connection, String clientId, Instant now)
+      throws SQLException {
+    try (PreparedStatement count = connection.prepareStatement(LIVE_TOKENS_OF)) {
+      count.setString(1, clientId);
+      count.setObject(2, utc(now));
+      try (ResultSet row = count.executeQuery()) {
+        return row.next() ? row.getLong(1) : 0;
+      }
+    }
+  }
+
+  private static void insert(Connection connection, RevokedToken token, Instant now)
+      throws SQLException {
+    try (PreparedStatement insert = connection.prepareStatement(INSERT_TOKEN)) {
+      insert.setString(1, token.jti());
+      insert.setString(2, token.clientId());
+      insert.setObject(3, utc(token.expiresAt()));
+      insert.setObject(4, utc(now));
+      insert.executeUpdate();
+    }
+  }
+
+  private static void cutOff(Connection connection, AccountCutoff cutoff) throws SQLException {
+    try (PreparedStatement raise = connection.prepareStatement(RAISE_CUTOFF)) {
+      raise.setObject(1, utc(cutoff.notBefore()));
+      raise.setObject(2, utc(cutoff.until()));
+      raise.setString(3, cutoff.clientId());
+      if (raise.executeUpdate() > 0) {
+        return;
+      }
+    }
+    try (PreparedStatement insert = connection.prepareStatement(INSERT_CUTOFF)) {
+      insert.setString(1, cutoff.clientId());
+      insert.setObject(2, utc(cutoff.notBefore()));
+      insert.setObject(3, utc(cutoff.until()));
+      insert.executeUpdate();
     }
   }
 

@@ -6,7 +6,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,8 +27,15 @@ import javax.sql.DataSource;
 public final class Revocations {
   private static final Logger LOG = Logger.getLogger(Revocations.class.getName());
 
+  /**
+   * How many revoked jtis one account may have in force: at 100 and about 64 bytes each, an account
+   * adds at most about 6.4 KB to the feed, however fast its client revokes.
+   */
+  public static final int LIVE_JTIS_PER_ACCOUNT = 100;
+
   private final RevocationStore store;
   private final Duration longestLifetime;
+  private final int liveJtisPerAccount;
   private final Clock clock;
   private final AtomicReference<RevocationSnapshot> snapshot;
   private volatile boolean failing;
@@ -36,8 +46,18 @@ public final class Revocations {
    *     an account's cut-off, or a jti revoked without its exp, is kept
    */
   public Revocations(String issuer, DataSource dataSource, Duration longestLifetime, Clock clock) {
+    this(issuer, dataSource, longestLifetime, clock, LIVE_JTIS_PER_ACCOUNT);
+  }
+
+  Revocations(
+      String issuer,
+      DataSource dataSource,
+      Duration longestLifetime,
+      Clock clock,
+      int liveJtisPerAccount) {
     this.store = new RevocationStore(dataSource);
     this.longestLifetime = longestLifetime;
+    this.liveJtisPerAccount = liveJtisPerAccount;
     this.clock = clock;
     this.snapshot = new AtomicReference<>(RevocationSnapshot.empty(issuer));
   }
@@ -55,27 +75,66 @@ public final class Revocations {
 
   /**
    * Revokes one token until {@code expiresAt}, its exp; stored before this returns, and known to
-   * this node at once.
+   * this node at once. An account has at most {@link #LIVE_JTIS_PER_ACCOUNT} revoked jtis in force:
+   * past them, a revocation becomes a cut-off of every token of the account issued until then,
+   * which covers this one (see {@link Revoked}), so that no client makes the feed grow without end.
    *
+   * @param issuedAt the token's iat, or null when it is not known: the cut-off that may take the
+   *     jti's place then starts no earlier than the second after it
    * @throws IllegalStateException when the database cannot store it (nothing is revoked then)
    */
-  public RevokedToken revoke(String jti, String clientId, Instant expiresAt) {
+  public Revoked revoke(String jti, String clientId, Instant expiresAt, Instant issuedAt) {
     Instant now = clock.instant();
     RevokedToken token = new RevokedToken(jti, clientId, expiresAt);
+    Instant latest = issuedAt != null && issuedAt.isAfter(now) ? issuedAt : now;
+    AccountCutoff instead = AccountCutoff.at(clientId, latest, longestLifetime);
+    Optional<AccountCutoff> cutoff;
     try {
-      store.revoke(token, now);
+      cutoff = store.revoke(token, now, liveJtisPerAccount, instead);
     } catch (SQLException e) {
       throw new IllegalStateException("the revocation cannot be stored: " + e.getMessage(), e);
     }
-    snapshot.updateAndGet(current -> current.with(token, now));
-    return token;
+    if (cutoff.isPresent()) {
+      remember(cutoff.get());
+    } else {
+      snapshot.updateAndGet(current -> current.with(token, now));
+    }
+    return new Revoked(token, cutoff);
+  }
+
+  /** {@link #revoke(String, String, Instant, Instant)} of a token whose iat is not known. */
+  public Revoked revoke(String jti, String clientId, Instant expiresAt) {
+    return revoke(jti, clientId, expiresAt, null);
+  }
+
+  /**
+   * What a revocation stored.
+   *
+   * @param token the token revoked, with the exp until which its revocation is kept
+   * @param cutoff present when the account had {@link #LIVE_JTIS_PER_ACCOUNT} revoked jtis in force
+   *     already: then not the jti but this cut-off of every token of the account issued until now
+   *     was stored (the client's other tokens are revoked with it; it asks for a new one)
+   */
+  public record Revoked(RevokedToken token, Optional<AccountCutoff> cutoff) {
+    /**
+     * The audit line's details: the jti, who revoked it, the exp it is kept until, and when the cap
+     * turned it into a cut-off, {@code tokens_revoked_before}.
+     */
+    public Map<String, String> details(String by) {
+      Map<String, String> details = new LinkedHashMap<>();
+      details.put("jti", token.jti());
+      details.put("by", by);
+      details.put("exp", token.expiresAt().toString());
+      cutoff.ifPresent(c -> details.put("tokens_revoked_before", c.notBefore().toString()));
+      return details;
+    }
   }
 
   /**
    * Revokes a token known only by its jti: kept until the latest exp a token issued now could have,
    * since its own exp is not known.
    */
-  public RevokedToken revokeByJti(String jti, String clientId) {
+  public Revoked revokeByJti(String jti, String clientId) {
     return revoke(jti, clientId, clock.instant().plus(longestLifetime));
   }
 

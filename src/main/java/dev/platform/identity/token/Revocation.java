@@ -7,7 +7,6 @@ import dev.platform.identity.verify.BearerTokenException;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.VerifiedToken;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -46,14 +45,10 @@ final class Revocation implements ClientCallServlet.Work {
       throw new OAuthError(400, UNAUTHORIZED_CLIENT, "The token was not issued to this client");
     }
     String jti = token.get().tokenId().get();
-    revocations.revoke(jti, caller, token.get().expiresAt());
-    audit.stored(
-        "token.revoke",
-        caller,
-        caller,
-        "success",
-        remote,
-        Map.of("jti", jti, "by", "client", "exp", token.get().expiresAt().toString()));
+    Revocations.Revoked revoked =
+        revocations.revoke(
+            jti, caller, token.get().expiresAt(), token.get().issuedAt().orElse(null));
+    audit.stored("token.revoke", caller, caller, "success", remote, revoked.details("client"));
     return TokenAnswer.okEmpty();
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
@@ -14,6 +15,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,5 +133,85 @@ class RevocationsTest {
     assertTrue(restarted.isRevoked(CLIENT, JTI, clock.instant()));
     assertTrue(restarted.isRevoked("other-client", "x", clock.instant()));
     after.close();
+  }
+
+  @Test
+  void whenAnAccountHasItsCapOfRevokedJtisThenTheNextRevocationCutsOffItsTokensInstead()
+      throws Exception {
+    Database database = TestDatabases.h2();
+    Revocations one = new Revocations(ISSUER, database.dataSource(), DAY, clock, 2);
+    Revocations two = new Revocations(ISSUER, database.dataSource(), DAY, clock, 2);
+    Instant issued = clock.instant().minusSeconds(30);
+    Instant exp = issued.plus(DAY);
+    assertTrue(one.revoke("jti-1", CLIENT, exp, issued).cutoff().isEmpty());
+    assertTrue(two.revoke("jti-2", CLIENT, exp, issued).cutoff().isEmpty(), "counts node one's");
+
+    Revocations.Revoked third = one.revoke("jti-3", CLIENT, exp, issued);
+
+    assertEquals(
+        Optional.of(Instant.parse("2026-11-27T10:00:01Z")),
+        third.cutoff().map(AccountCutoff::notBefore));
+    assertEquals("2026-11-27T10:00:01Z", third.details("client").get("tokens_revoked_before"));
+    one.refresh();
+    two.refresh();
+    for (Revocations node : List.of(one, two)) {
+      assertTrue(node.isRevoked(CLIENT, "jti-3", issued));
+      assertTrue(node.isRevoked(CLIENT, "its other token", clock.instant()));
+      assertFalse(
+          node.isRevoked(CLIENT, "a token asked for after", clock.instant().plusSeconds(1)));
+      JsonNode feed = new ObjectMapper().readTree(node.feed().body());
+      assertEquals(2, feed.get("tokens").size(), "the feed holds no more jtis of the account");
+      assertEquals(1, feed.get("accounts").size());
+    }
+    assertEquals(2, count(database, "select count(*) from revoked_token"));
+    assertTrue(one.revoke("jti-1", CLIENT, exp, issued).cutoff().isEmpty(), "stored already");
+    assertTrue(one.revoke("jti-9", "other-client", exp, issued).cutoff().isEmpty());
+
+    clock.advance(DAY);
+    assertTrue(one.revoke("jti-4", CLIENT, exp.plus(DAY), issued.plus(DAY)).cutoff().isEmpty());
+  }
+
+  @Test
+  void whenTheCapTurnsARevocationIntoACutoffThenItCoversItsIatAndKeepsALaterCutoff()
+      throws Exception {
+    Database database = TestDatabases.h2();
+    Revocations node = new Revocations(ISSUER, database.dataSource(), DAY, clock, 0);
+    Instant ahead = clock.instant().plusSeconds(3); // issued by a node whose clock is ahead
+
+    Revocations.Revoked skewed = node.revoke("jti-1", CLIENT, ahead.plus(DAY), ahead);
+    assertEquals(
+        Optional.of(Instant.parse("2026-11-27T10:00:04Z")),
+        skewed.cutoff().map(AccountCutoff::notBefore));
+    assertTrue(node.isRevoked(CLIENT, "jti-1", ahead));
+
+    clock.advance(Duration.ofSeconds(10));
+    AccountCutoff deactivation = node.cutoffNow(CLIENT);
+    database.write(
+        em -> {
+          node.store(em, deactivation);
+          return null;
+        });
+    clock.advance(Duration.ofSeconds(-5)); // another node, 5 s behind, converts a revocation
+    node.revoke("jti-2", CLIENT, clock.instant().plus(DAY), clock.instant());
+    Revocations fresh = new Revocations(ISSUER, database.dataSource(), DAY, clock, 0);
+    fresh.refresh();
+    assertTrue(fresh.isRevoked(CLIENT, "x", deactivation.notBefore().minusSeconds(1)));
+    assertEquals(
+        deactivation.notBefore().getEpochSecond(),
+        new ObjectMapper()
+            .readTree(fresh.feed().body())
+            .get("accounts")
+            .get(0)
+            .get("not_before")
+            .asLong(),
+        "the later cut-off stays");
+  }
+
+  private static long count(Database database, String sql) throws Exception {
+    try (Connection connection = database.dataSource().getConnection();
+        ResultSet rows = connection.createStatement().executeQuery(sql)) {
+      rows.next();
+      return rows.getLong(1);
+    }
   }
 }
