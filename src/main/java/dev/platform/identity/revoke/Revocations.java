@@ -1,5 +1,8 @@
 package dev.platform.identity.revoke;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.persistence.EntityManager;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -12,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -39,6 +43,10 @@ public final class Revocations {
   private final Clock clock;
   private final AtomicReference<RevocationSnapshot> snapshot;
   private volatile boolean failing;
+  private volatile Instant lastRead;
+  private final AtomicLong storedTokens = new AtomicLong();
+  private final AtomicLong storedAccounts = new AtomicLong();
+  private final AtomicLong capped = new AtomicLong();
 
   /**
    * @param issuer the feed's {@code issuer}
@@ -60,6 +68,43 @@ public final class Revocations {
     this.liveJtisPerAccount = liveJtisPerAccount;
     this.clock = clock;
     this.snapshot = new AtomicReference<>(RevocationSnapshot.empty(issuer));
+    this.lastRead = clock.instant();
+  }
+
+  /**
+   * The meters of this node's revocations (docs/observing.md): what it holds in force, the feed's
+   * size, how old its last read of the database is, and what it stored. Gauges read memory only.
+   */
+  public void bindTo(MeterRegistry registry) {
+    Gauge.builder("identity.revocations.in.force", this, r -> r.snapshot.get().tokens().size())
+        .description("Revocations this node holds in force, by kind: token (a jti), account")
+        .tag("kind", "token")
+        .register(registry);
+    Gauge.builder("identity.revocations.in.force", this, r -> r.snapshot.get().accounts().size())
+        .description("Revocations this node holds in force, by kind: token (a jti), account")
+        .tag("kind", "account")
+        .register(registry);
+    Gauge.builder("identity.revocation.feed.bytes", this, r -> r.feed().body().length)
+        .description("Size of GET /oauth/revocations as this node serves it")
+        .register(registry);
+    Gauge.builder(
+            "identity.revocations.refresh.age.seconds",
+            this,
+            r -> Duration.between(r.lastRead, r.clock.instant()).toMillis() / 1000.0)
+        .description("Seconds since this node last read the revocations' version in the database")
+        .register(registry);
+    storedCounter(registry, "token", storedTokens);
+    storedCounter(registry, "account", storedAccounts);
+    storedCounter(registry, "capped", capped);
+  }
+
+  private static void storedCounter(MeterRegistry registry, String kind, AtomicLong count) {
+    FunctionCounter.builder("identity.revocations.stored", count, AtomicLong::get)
+        .description(
+            "Revocations this node stored: token (a jti), account (a cut-off), capped (a jti"
+                + " stored as its account's cut-off past the account's cap)")
+        .tag("kind", kind)
+        .register(registry);
   }
 
   /**
@@ -95,8 +140,10 @@ public final class Revocations {
       throw new IllegalStateException("the revocation cannot be stored: " + e.getMessage(), e);
     }
     if (cutoff.isPresent()) {
-      remember(cutoff.get());
+      capped.incrementAndGet();
+      snapshot.updateAndGet(current -> current.with(cutoff.get(), now));
     } else {
+      storedTokens.incrementAndGet();
       snapshot.updateAndGet(current -> current.with(token, now));
     }
     return new Revoked(token, cutoff);
@@ -157,6 +204,7 @@ public final class Revocations {
 
   /** A cut-off this node has committed: known here at once, to others at their next refresh. */
   public void remember(AccountCutoff cutoff) {
+    storedAccounts.incrementAndGet();
     Instant now = clock.instant();
     snapshot.updateAndGet(current -> current.with(cutoff, now));
   }
@@ -180,6 +228,7 @@ public final class Revocations {
         Instant now = clock.instant();
         snapshot.updateAndGet(current -> current.pruned(now));
       }
+      lastRead = clock.instant();
       if (failing) {
         failing = false;
         LOG.info("The revocations are read from the database again");

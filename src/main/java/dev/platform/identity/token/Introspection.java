@@ -41,11 +41,17 @@ final class Introspection implements ClientCallServlet.Work {
   private final BearerVerifier ownTokens;
   private final Revocations revocations;
   private final ServiceAccounts accounts;
+  private final TokenMeters meters;
 
-  Introspection(BearerVerifier ownTokens, Revocations revocations, ServiceAccounts accounts) {
+  Introspection(
+      BearerVerifier ownTokens,
+      Revocations revocations,
+      ServiceAccounts accounts,
+      TokenMeters meters) {
     this.ownTokens = ownTokens;
     this.revocations = revocations;
     this.accounts = accounts;
+    this.meters = meters;
   }
 
   @Override
@@ -54,9 +60,11 @@ final class Introspection implements ClientCallServlet.Work {
       throw new OAuthError(
           403, INSUFFICIENT_SCOPE, "Introspection needs a client granted the scope " + SCOPE);
     }
-    return Revocation.verified(ownTokens, call.token())
-        .filter(this::isActive)
-        .map(token -> TokenAnswer.ok(active(call.token(), token)))
+    Optional<VerifiedToken> token =
+        Revocation.verified(ownTokens, call.token()).filter(this::isActive);
+    meters.introspected(token.isPresent());
+    return token
+        .map(active -> TokenAnswer.ok(active(call.token(), active)))
         .orElseGet(Introspection::inactive);
   }
 

@@ -82,7 +82,8 @@ public final class TokenEndpoint {
       AuditLog audit,
       Clock clock,
       BearerVerifier ownTokens,
-      Revocations revocations) {
+      Revocations revocations,
+      TokenMeters meters) {
     ClientAuthenticator clients = clients(policy, accounts, digest, used, published, clock);
     return new ClientCallEndpoints(
         new ClientCallServlet(
@@ -96,7 +97,7 @@ public final class TokenEndpoint {
             "token.introspect.refuse",
             clients,
             audit,
-            new Introspection(ownTokens, revocations, accounts)));
+            new Introspection(ownTokens, revocations, accounts, meters)));
   }
 
   /**

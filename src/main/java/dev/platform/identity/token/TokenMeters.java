@@ -39,6 +39,8 @@ public final class TokenMeters {
       new EnumMap<>(ClientAuthentication.class);
   private final Timer latency;
   private final Timer signatures;
+  private final Counter active;
+  private final Counter inactive;
 
   public TokenMeters(MeterRegistry registry) {
     for (String outcome : OUTCOMES) {
@@ -68,6 +70,15 @@ public final class TokenMeters {
         Timer.builder("identity.token.signature.duration")
             .description("Time of the RS256 signature of one token")
             .register(registry);
+    active = introspections(registry, "active");
+    inactive = introspections(registry, "inactive");
+  }
+
+  private static Counter introspections(MeterRegistry registry, String result) {
+    return Counter.builder("identity.token.introspections")
+        .description("Introspection answers (RFC 7662) by result: active, inactive")
+        .tag("result", result)
+        .register(registry);
   }
 
   private static Counter authentications(
@@ -106,6 +117,11 @@ public final class TokenMeters {
   /** The time since {@code startNanos} ({@link System#nanoTime}) of one answered request. */
   void answered(long startNanos) {
     latency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** One introspection answered {@code active: true} or {@code false}. */
+  void introspected(boolean isActive) {
+    (isActive ? active : inactive).increment();
   }
 
   void signed(long startNanos) {

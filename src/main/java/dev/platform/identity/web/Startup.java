@@ -262,6 +262,7 @@ public class Startup implements ServletContextListener {
             database.dataSource(),
             settings.tokens().lifetime(),
             clock);
+    revocations.bindTo(registry);
     revocationRefresh = Executors.newSingleThreadScheduledExecutor(Startup::revocationThread);
     revocations.scheduleOn(revocationRefresh, settings.operations().revocationRefresh());
     TokenEndpoint.ClientCallEndpoints clientCalls =
@@ -274,7 +275,8 @@ public class Startup implements ServletContextListener {
             audit,
             clock,
             verifier,
-            revocations);
+            revocations,
+            tokenMeters);
     FilteredServlet limitedRevocation =
         new FilteredServlet(
             new ClientCallLimit(rateLimiter, audit, "token.revoke.refuse"),

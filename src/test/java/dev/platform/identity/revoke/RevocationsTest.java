@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -205,6 +206,43 @@ class RevocationsTest {
             .get("not_before")
             .asLong(),
         "the later cut-off stays");
+  }
+
+  @Test
+  void whenBoundThenTheMetersSayWhatTheNodeHoldsAndStored() {
+    Database database = TestDatabases.h2();
+    Revocations node = new Revocations(ISSUER, database.dataSource(), DAY, clock, 1);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    node.bindTo(registry);
+    node.refresh();
+    Instant exp = clock.instant().plusSeconds(600);
+
+    node.revoke("jti-1", CLIENT, exp, clock.instant());
+    node.revoke("jti-2", CLIENT, exp, clock.instant()); // past the cap of 1
+    AccountCutoff cutoff = node.cutoffNow("other-client");
+    database.write(
+        em -> {
+          node.store(em, cutoff);
+          return null;
+        });
+    node.remember(cutoff);
+    clock.advance(Duration.ofSeconds(7));
+
+    assertEquals(
+        1, registry.get("identity.revocations.in.force").tag("kind", "token").gauge().value());
+    assertEquals(
+        2, registry.get("identity.revocations.in.force").tag("kind", "account").gauge().value());
+    assertEquals(
+        node.feed().body().length, registry.get("identity.revocation.feed.bytes").gauge().value());
+    assertEquals(7, registry.get("identity.revocations.refresh.age.seconds").gauge().value());
+    for (String kind : List.of("token", "account", "capped")) {
+      assertEquals(
+          1,
+          registry.get("identity.revocations.stored").tag("kind", kind).functionCounter().count(),
+          kind);
+    }
+    node.refresh();
+    assertEquals(0, registry.get("identity.revocations.refresh.age.seconds").gauge().value());
   }
 
   private static long count(Database database, String sql) throws Exception {
