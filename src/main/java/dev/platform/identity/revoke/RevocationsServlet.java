@@ -1,10 +1,9 @@
 package dev.platform.identity.revoke;
 
-import jakarta.servlet.http.HttpServlet;
+import dev.platform.identity.http.PublishedDocumentServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * {@code GET /oauth/revocations}: the revocation feed, public like the key list (docs/security.md
@@ -13,26 +12,17 @@ import java.nio.charset.StandardCharsets;
  * no-cache}: a cache may keep it, but must ask again each time, since a revocation must not wait
  * for a cache's lifetime.
  */
-public final class RevocationsServlet extends HttpServlet {
-  private static final byte[] ONLY_GET =
-      "{\"error\":\"The revocation feed accepts only GET\"}".getBytes(StandardCharsets.UTF_8);
-
+public final class RevocationsServlet extends PublishedDocumentServlet {
   private final transient Revocations revocations;
 
   public RevocationsServlet(Revocations revocations) {
+    super("The revocation feed");
     this.revocations = revocations;
   }
 
   @Override
-  protected void service(HttpServletRequest request, HttpServletResponse response)
+  protected void answer(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    String method = request.getMethod();
-    if (!method.equals("GET") && !method.equals("HEAD")) {
-      response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
-      response.setHeader("Allow", "GET, HEAD");
-      write(response, ONLY_GET);
-      return;
-    }
     RevocationFeed feed = revocations.feed();
     response.setHeader("ETag", feed.etag());
     response.setHeader("Cache-Control", "no-cache");
@@ -40,7 +30,7 @@ public final class RevocationsServlet extends HttpServlet {
       response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
       return;
     }
-    write(response, feed.body()); // Tomcat sends no body to HEAD
+    write(response, feed.body());
   }
 
   /** RFC 9110 §13.1.2: a list of ETags, or {@code *}; weak comparison (a W/ prefix is ignored). */
@@ -55,11 +45,5 @@ public final class RevocationsServlet extends HttpServlet {
       }
     }
     return false;
-  }
-
-  private static void write(HttpServletResponse response, byte[] body) throws IOException {
-    response.setContentType("application/json");
-    response.setContentLength(body.length);
-    response.getOutputStream().write(body);
   }
 }
