@@ -23,7 +23,7 @@ record RevocationSnapshot(
     long version,
     Map<String, RevokedToken> tokens,
     Map<String, AccountCutoff> accounts,
-    RevocationFeed feed,
+    FeedDocument feed,
     Instant nextExpiry) {
 
   static RevocationSnapshot empty(String issuer) {
@@ -58,7 +58,7 @@ record RevocationSnapshot(
         version,
         Map.copyOf(liveTokens),
         Map.copyOf(liveAccounts),
-        RevocationFeed.of(issuer, liveTokens.values(), liveAccounts.values()),
+        FeedDocument.of(issuer, liveTokens.values(), liveAccounts.values()),
         next);
   }
 

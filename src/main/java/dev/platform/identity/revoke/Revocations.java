@@ -210,7 +210,7 @@ public final class Revocations {
   }
 
   /** The feed as it stands. */
-  RevocationFeed feed() {
+  FeedDocument feed() {
     return snapshot.get().feed();
   }
 

@@ -23,7 +23,7 @@ public final class RevocationsServlet extends PublishedDocumentServlet {
   @Override
   protected void answer(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
-    RevocationFeed feed = revocations.feed();
+    FeedDocument feed = revocations.feed();
     response.setHeader("ETag", feed.etag());
     response.setHeader("Cache-Control", "no-cache");
     if (matches(request.getHeader("If-None-Match"), feed.etag())) {

@@ -314,7 +314,7 @@ public final class BearerVerifier {
             expires,
             claims.tokenId,
             claims.issuedAt == null ? Long.MIN_VALUE : claims.issuedAt,
-            revocations == null ? null : Revocations.subjectHash(verifiedToken.clientId()));
+            revocations == null ? null : RevocationList.subjectHash(verifiedToken.clientId()));
     lastHeader.lazySet(jws.header());
     return verified;
   }

@@ -73,9 +73,9 @@ public final class RevocationFeed implements AutoCloseable {
    * @param staleFromMillis from when the snapshot is stale: fetched plus the maximum staleness
    */
   private record Snapshot(
-      Revocations revocations, String etag, long fetchedAtMillis, long staleFromMillis) {
+      RevocationList revocations, String etag, long fetchedAtMillis, long staleFromMillis) {
     static final Snapshot NONE =
-        new Snapshot(Revocations.NONE, null, Long.MIN_VALUE, Long.MIN_VALUE);
+        new Snapshot(RevocationList.NONE, null, Long.MIN_VALUE, Long.MIN_VALUE);
   }
 
   private final String issuer;
@@ -84,7 +84,7 @@ public final class RevocationFeed implements AutoCloseable {
   private final Stale onStale;
   private final Duration maxStaleness;
   private final Duration refreshInterval;
-  private final KeySetFetch<Revocations> fetch;
+  private final KeySetFetch<RevocationList> fetch;
   private final long builtAtMillis;
   private final AtomicLong staleRefusals = new AtomicLong();
   private final AtomicLong failedPolls = new AtomicLong();
@@ -116,7 +116,7 @@ public final class RevocationFeed implements AutoCloseable {
     this.refreshInterval = builder.refreshInterval;
     this.fetch =
         new KeySetFetch<>(
-            body -> Revocations.read(body, issuer),
+            body -> RevocationList.read(body, issuer),
             builder.http,
             builder.connectTimeout,
             builder.readTimeout,
@@ -133,7 +133,7 @@ public final class RevocationFeed implements AutoCloseable {
    * Refuses {@code token} if the snapshot revokes it, then applies the staleness rule; called by
    * the verifier on every verification, cold or cached, with its own reading of the clock.
    *
-   * @param subjectHash {@link Revocations#subjectHash} of its client id, computed once per token
+   * @param subjectHash {@link RevocationList#subjectHash} of its client id, computed once per token
    * @param issuedAt its {@code iat} in seconds, {@link Long#MIN_VALUE} when it has none
    * @throws UnauthenticatedException "token revoked" (401)
    * @throws StaleRevocationsException when the feed is stale and {@link Stale#FAIL_CLOSED}
@@ -192,7 +192,7 @@ public final class RevocationFeed implements AutoCloseable {
     Snapshot before = snapshot;
     long began = clock.millis();
     try {
-      Optional<KeySetFetch.Tagged<Revocations>> answer =
+      Optional<KeySetFetch.Tagged<RevocationList>> answer =
           fetch
               .revalidate(feedUri, before.etag())
               .get(fetch.deadline().toMillis() + 1000, TimeUnit.MILLISECONDS);
@@ -224,7 +224,7 @@ public final class RevocationFeed implements AutoCloseable {
     }
   }
 
-  private Snapshot fresh(Revocations revocations, String etag, long began) {
+  private Snapshot fresh(RevocationList revocations, String etag, long began) {
     long staleFrom;
     try {
       staleFrom = Math.addExact(began, maxStaleness.toMillis());

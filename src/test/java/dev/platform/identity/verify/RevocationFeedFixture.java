@@ -124,7 +124,7 @@ abstract class RevocationFeedFixture {
   /** An account entry: tokens of {@code clientId} issued before {@code notBefore} are revoked. */
   static String account(String clientId, Instant notBefore) {
     return "{\"sub_sha256\":\""
-        + Revocations.subjectHash(clientId)
+        + RevocationList.subjectHash(clientId)
         + "\",\"not_before\":"
         + notBefore.getEpochSecond()
         + ",\"until\":"

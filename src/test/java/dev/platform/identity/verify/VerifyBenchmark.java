@@ -110,7 +110,7 @@ public class VerifyBenchmark {
         throw new IllegalStateException("the revocation feed was not read: " + feed.size());
       }
       cachedRevocations = verifier().revocations(feed).build();
-      subjectHash = Revocations.subjectHash(TestTokens.CLIENT_ID);
+      subjectHash = RevocationList.subjectHash(TestTokens.CLIENT_ID);
       issuedAt = now / 1000;
       nowMillis = now;
       check(cachedRevocations.verify(header, REQUIRED).clientId());
@@ -139,7 +139,7 @@ public class VerifyBenchmark {
       json.append("],\"accounts\":[");
       for (int i = 0; i < accounts.size(); i++) {
         json.append(i == 0 ? "" : ",").append("{\"sub_sha256\":\"");
-        json.append(Revocations.subjectHash(accounts.get(i))).append("\",\"not_before\":");
+        json.append(RevocationList.subjectHash(accounts.get(i))).append("\",\"not_before\":");
         json.append(now / 1000 - 3600).append(",\"until\":").append(exp).append('}');
       }
       return new StubServer.Reply(200, Map.of("ETag", "\"bench\""), json.append("]}").toString());

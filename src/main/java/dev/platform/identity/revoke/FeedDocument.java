@@ -19,11 +19,11 @@ import java.util.Comparator;
  * @param body the JSON, shared by every response: never modify it
  * @param etag a strong ETag: the quoted base64url SHA-256 of {@code body}
  */
-record RevocationFeed(byte[] body, String etag) {
+record FeedDocument(byte[] body, String etag) {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
-  static RevocationFeed of(
+  static FeedDocument of(
       String issuer, Collection<RevokedToken> tokens, Collection<AccountCutoff> accounts) {
     ObjectNode root = JSON.createObjectNode();
     root.put("issuer", issuer);
@@ -48,7 +48,7 @@ record RevocationFeed(byte[] body, String etag) {
                     .put("not_before", hashed.cutoff().notBefore().getEpochSecond())
                     .put("until", hashed.cutoff().until().getEpochSecond()));
     byte[] body = root.toString().getBytes(StandardCharsets.UTF_8);
-    return new RevocationFeed(body, "\"" + BASE64URL.encodeToString(sha256(body)) + "\"");
+    return new FeedDocument(body, "\"" + BASE64URL.encodeToString(sha256(body)) + "\"");
   }
 
   /** The feed's name of an account: base64url (no padding) SHA-256 of its UTF-8 client_id. */

@@ -26,8 +26,8 @@ import java.util.Set;
  * or foreign answer never replaces a good one. Members this reader does not know are skipped, as
  * JWT readers do, so the issuer may add some without breaking its verifiers.
  */
-final class Revocations {
-  static final Revocations NONE = new Revocations(Set.of(), Map.of());
+final class RevocationList {
+  static final RevocationList NONE = new RevocationList(Set.of(), Map.of());
 
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
@@ -35,7 +35,7 @@ final class Revocations {
   private final Map<String, Long> accountsNotBefore;
   private final boolean empty;
 
-  private Revocations(Set<String> tokenIds, Map<String, Long> accountsNotBefore) {
+  private RevocationList(Set<String> tokenIds, Map<String, Long> accountsNotBefore) {
     this.tokenIds = tokenIds;
     this.accountsNotBefore = accountsNotBefore;
     this.empty = tokenIds.isEmpty() && accountsNotBefore.isEmpty();
@@ -81,7 +81,7 @@ final class Revocations {
    *
    * @throws IOException naming what is wrong, when it is not one (class comment)
    */
-  static Revocations read(byte[] body, String issuer) throws IOException {
+  static RevocationList read(byte[] body, String issuer) throws IOException {
     try (JsonParser json = StrictJson.parser(body)) {
       if (json.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("the revocation feed is not a JSON object");
@@ -108,7 +108,7 @@ final class Revocations {
       if (tokens == null || accounts == null) {
         throw new IOException("the revocation feed lacks its tokens or its accounts");
       }
-      return new Revocations(tokens, accounts);
+      return new RevocationList(tokens, accounts);
     } catch (JwsException e) {
       throw new IOException("the revocation feed is not a JSON object in UTF-8", e);
     }

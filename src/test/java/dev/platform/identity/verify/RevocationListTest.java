@@ -12,17 +12,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Issue 38 item 5: the revocation feed's document is read strictly, or not at all. */
-class RevocationsTest {
+class RevocationListTest {
   static final String ISSUER = "http://127.0.0.1:8080";
-  static final String HASH = Revocations.subjectHash("client-a");
+  static final String HASH = RevocationList.subjectHash("client-a");
 
-  static Revocations read(String json) throws IOException {
-    return Revocations.read(json.getBytes(StandardCharsets.UTF_8), ISSUER);
+  static RevocationList read(String json) throws IOException {
+    return RevocationList.read(json.getBytes(StandardCharsets.UTF_8), ISSUER);
   }
 
   @Test
   void whenTheFeedIsWellFormedThenItRevokesByJtiAndByAccountNotBefore() throws IOException {
-    Revocations feed =
+    RevocationList feed =
         read(
             "{\"issuer\":\"http://127.0.0.1:8080\",\"tokens\":[{\"jti\":\"j1\",\"exp\":1900000000},"
                 + "{\"jti\":\"j2\",\"exp\":1900000001,\"reason\":\"skipped\"}],"
@@ -35,13 +35,13 @@ class RevocationsTest {
     assertTrue(feed.revokes(null, HASH, 999));
     assertTrue(feed.revokes("j3", HASH, Long.MIN_VALUE), "no iat: cannot show it is newer");
     assertFalse(feed.revokes("j3", HASH, 1000));
-    assertFalse(feed.revokes("j3", Revocations.subjectHash("client-b"), 0));
+    assertFalse(feed.revokes("j3", RevocationList.subjectHash("client-b"), 0));
   }
 
   @Test
   void whenAnAccountIsListedTwiceThenTheLaterNotBeforeHolds() throws IOException {
     String entry = "{\"sub_sha256\":\"" + HASH + "\",\"not_before\":%d,\"until\":9}";
-    Revocations feed =
+    RevocationList feed =
         read(
             "{\"issuer\":\"http://127.0.0.1:8080\",\"tokens\":[],\"accounts\":["
                 + String.format(entry, 2000)
@@ -54,7 +54,8 @@ class RevocationsTest {
 
   @Test
   void whenTheFeedIsEmptyThenNothingIsRevoked() throws IOException {
-    Revocations feed = read("{\"issuer\":\"http://127.0.0.1:8080\",\"tokens\":[],\"accounts\":[]}");
+    RevocationList feed =
+        read("{\"issuer\":\"http://127.0.0.1:8080\",\"tokens\":[],\"accounts\":[]}");
 
     assertEquals(0, feed.size());
     assertFalse(feed.revokes("j", HASH, Long.MIN_VALUE));
@@ -108,6 +109,6 @@ class RevocationsTest {
         "{\"issuer\":\"http://127.0.0.1:8080\",\"tokens\":[],\"accounts\":[]}"
             .getBytes(StandardCharsets.UTF_16LE);
 
-    assertThrows(IOException.class, () -> Revocations.read(utf16, ISSUER));
+    assertThrows(IOException.class, () -> RevocationList.read(utf16, ISSUER));
   }
 }
