@@ -1,7 +1,6 @@
 package dev.platform.identity.it;
 
 import dev.platform.identity.it.ChaosRoutes.Group;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,11 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,34 +19,19 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with 413 or 400 before the attacker has sent it all, and the heap of the {@code -Xmx256m} process
  * stays flat (after a full collection, within {@link #HEAP_GROWTH_MIB}) and it answers afterwards.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@EnabledIfSystemProperty(named = "identity.chaos", matches = "true")
-class HugeBodiesChaosIT {
+class HugeBodiesChaosIT extends ChaosSuite {
   static final long[] SIZES = {HugeBody.MB, 100 * HugeBody.MB, -1};
   static final int PARALLEL = 8;
   static final Duration LONGEST = Duration.ofSeconds(30);
   static final long HEAP_GROWTH_MIB = 32;
 
-  @TempDir static Path data;
-
-  ChaosTarget target;
   List<ChaosRoutes.Route> routes;
   String adminBearer;
 
   @BeforeAll
-  void start() throws Exception {
-    target = ChaosTarget.start(data, null);
+  void routesAndToken() throws Exception {
     routes = target.routes();
-    target.warmUp();
     adminBearer = target.token(target.admin());
-  }
-
-  @AfterAll
-  void stop() throws InterruptedException {
-    if (target != null) {
-      target.close();
-    }
-    System.out.println("chaos report so far:\n" + ChaosReport.table());
   }
 
   Stream<Arguments> rows() {

@@ -1,44 +1,18 @@
 package dev.platform.identity.it;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 35, pipelining: 32 connections from 127.0.0.1 each send thousands of requests for the key
  * list (or tokens) back to back and never read an answer, so the service's writes fill their
  * buffers; the probe from 127.0.0.2 still gets its keys and tokens, p99 under 250 ms.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@EnabledIfSystemProperty(named = "identity.chaos", matches = "true")
-class PipeliningChaosIT {
+class PipeliningChaosIT extends ChaosSuite {
   static final int CONNECTIONS = 32;
   static final Duration ATTACK = Duration.ofSeconds(12);
   static final long P99_MILLIS = 250;
-
-  @TempDir static Path data;
-
-  ChaosTarget target;
-
-  @BeforeAll
-  void start() throws Exception {
-    target = ChaosTarget.start(data, null);
-    target.warmUp();
-  }
-
-  @AfterAll
-  void stop() throws InterruptedException {
-    if (target != null) {
-      target.close();
-    }
-    System.out.println("chaos report so far:\n" + ChaosReport.table());
-  }
 
   @Test
   void whenTheKeyListIsPipelinedWithoutReadingThenTheProbeIsAnsweredInTime() throws Exception {

@@ -4,17 +4,11 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 35, floods of refusals: 16 clients from 127.0.0.1 send a victim's client_id with wrong
@@ -23,33 +17,13 @@ import org.junit.jupiter.api.io.TempDir;
  * most {@link #AUDIT_BOUND_BYTES} in a flood, however many refusals; the victim, from its own
  * address (127.0.0.2), gets every token it asks for.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@EnabledIfSystemProperty(named = "identity.chaos", matches = "true")
-class RefusalFloodsChaosIT {
+class RefusalFloodsChaosIT extends ChaosSuite {
   static final int FLOODERS = 16;
   static final Duration FLOOD = Duration.ofSeconds(15);
   static final long LIMIT = 30_000;
   static final long AUDIT_BOUND_BYTES = 128 * 1024;
   static final long P99_MILLIS = 250;
   private static final Pattern NONCE = Pattern.compile("name=\"login_nonce\" value=\"([^\"]+)\"");
-
-  @TempDir static Path data;
-
-  ChaosTarget target;
-
-  @BeforeAll
-  void start() throws Exception {
-    target = ChaosTarget.start(data, null);
-    target.warmUp();
-  }
-
-  @AfterAll
-  void stop() throws InterruptedException {
-    if (target != null) {
-      target.close();
-    }
-    System.out.println("chaos report so far:\n" + ChaosReport.table());
-  }
 
   @Test
   void whenWrongSecretsFloodTheTokenEndpointThenTheAuditLogIsBoundedAndTheVictimGetsTokens()

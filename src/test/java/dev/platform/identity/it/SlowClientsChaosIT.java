@@ -4,20 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.it.ChaosRoutes.Group;
 import dev.platform.identity.it.SlowSockets.Kind;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,35 +23,20 @@ import org.junit.jupiter.params.provider.MethodSource;
  * attacks put all sockets on one route that takes a body at a time, a slice each); meanwhile the
  * probe from 127.0.0.2 gets the key list and tokens: every request answered, p99 under 250 ms.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@EnabledIfSystemProperty(named = "identity.chaos", matches = "true")
-class SlowClientsChaosIT {
+class SlowClientsChaosIT extends ChaosSuite {
   static final Duration SLICE = Duration.ofSeconds(1);
   static final Duration SHORTEST = Duration.ofSeconds(8);
   static final Duration LONGEST = Duration.ofSeconds(30);
   static final long P99_MILLIS = 250;
 
-  @TempDir static Path data;
-
-  ChaosTarget target;
   List<ChaosRoutes.Route> routes;
   String adminBearer;
 
   @BeforeAll
-  void start() throws Exception {
-    target = ChaosTarget.start(data, null);
+  void routesAndToken() throws Exception {
     routes = target.routes();
-    target.warmUp();
     adminBearer = target.token(target.admin());
-  }
-
-  @AfterAll
-  void stop() throws InterruptedException {
-    if (target != null) {
-      target.close();
-    }
-    System.out.println("chaos report so far:\n" + ChaosReport.table());
   }
 
   /** The probe's figures with no attack: what this machine gives, for the rows below. */
