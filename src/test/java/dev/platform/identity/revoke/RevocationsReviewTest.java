@@ -1,6 +1,7 @@
 package dev.platform.identity.revoke;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.Database;
@@ -117,5 +118,26 @@ class RevocationsReviewTest {
     }
 
     assertEquals(version, store.version(), "a revocation that stores nothing moves no version");
+  }
+
+  /**
+   * api.md: a token already revoked is "200, no body, nothing revoked". A token covered by its
+   * account's cut-off (the cap's) has no stored jti, so revoking it again past the cap stores a new
+   * cut-off at now, revoking the client's fresh tokens (seen live: a retried revocation of an old
+   * token ended the token the client had just asked for).
+   */
+  @Test
+  void whenATokenCoveredByTheCutoffIsRevokedAgainThenTheClientsNewerTokensStayValid() {
+    Database database = TestDatabases.h2();
+    Revocations node = new Revocations(ISSUER, database.dataSource(), DAY, clock, 0);
+    Instant old = clock.instant().minusSeconds(60);
+    node.revoke("jti-old", CLIENT, old.plus(DAY), old);
+    clock.advance(Duration.ofSeconds(5));
+    Instant fresh = clock.instant().minusMillis(400); // asked for after the revocation
+
+    node.revoke("jti-old", CLIENT, old.plus(DAY), old);
+
+    assertTrue(node.isRevoked(CLIENT, "jti-old", old));
+    assertFalse(node.isRevoked(CLIENT, "jti-fresh", fresh), "nothing more is revoked");
   }
 }
