@@ -34,8 +34,6 @@ final class RevocationStore {
   private static final String RAISE_CUTOFF =
       "update account_token_cutoff set not_before = greatest(not_before, ?),"
           + " covers_until = greatest(covers_until, ?) where client_id = ?";
-  private static final String UPDATE_CUTOFF =
-      "update account_token_cutoff set not_before = ?, covers_until = ? where client_id = ?";
   private static final String INSERT_CUTOFF =
       "insert into account_token_cutoff (client_id, not_before, covers_until) values (?, ?, ?)";
   private static final String DELETE_TOKENS = "delete from revoked_token where expires_at <= ?";
@@ -114,8 +112,8 @@ final class RevocationStore {
             cutOff(connection, instead);
             stored = Optional.of(instead);
           }
-        }
-        connection.commit();
+          connection.commit();
+        } // else stored already: the finally's rollback undoes the raise, so no node reads again
         return stored;
       } finally {
         if (!connection.getAutoCommit()) {
@@ -175,14 +173,15 @@ final class RevocationStore {
   }
 
   /**
-   * Stores {@code cutoff} in the transaction of {@code em}, replacing its account's earlier one,
-   * and raises the version. The caller holds the account row's lock, so one account's cut-offs are
-   * written one at a time.
+   * Stores {@code cutoff} in the transaction of {@code em}, keeping a later one of its account (a
+   * revocation the cap turned into a cut-off while the change waited for its lock), and raises the
+   * version. The caller holds the account row's lock, so one account's cut-offs are written one at
+   * a time.
    */
   void cutOff(EntityManager em, AccountCutoff cutoff) {
     em.createNativeQuery(RAISE).executeUpdate();
     int updated =
-        em.createNativeQuery(UPDATE_CUTOFF)
+        em.createNativeQuery(RAISE_CUTOFF)
             .setParameter(1, utc(cutoff.notBefore()))
             .setParameter(2, utc(cutoff.until()))
             .setParameter(3, cutoff.clientId())

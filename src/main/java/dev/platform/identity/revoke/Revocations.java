@@ -131,6 +131,10 @@ public final class Revocations {
   public Revoked revoke(String jti, String clientId, Instant expiresAt, Instant issuedAt) {
     Instant now = clock.instant();
     RevokedToken token = new RevokedToken(jti, clientId, expiresAt);
+    if (issuedAt != null && isRevoked(clientId, jti, issuedAt)) {
+      // revoked already (api.md: "nothing revoked"): a cut-off again would end newer tokens too
+      return new Revoked(token, Optional.empty());
+    }
     Instant latest = issuedAt != null && issuedAt.isAfter(now) ? issuedAt : now;
     AccountCutoff instead = AccountCutoff.at(clientId, latest, longestLifetime);
     Optional<AccountCutoff> cutoff;
