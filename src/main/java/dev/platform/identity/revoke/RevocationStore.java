@@ -29,6 +29,8 @@ final class RevocationStore {
   private static final String STORED_TOKEN = "select 1 from revoked_token where jti = ?";
   private static final String LIVE_TOKENS_OF =
       "select count(*) from revoked_token where client_id = ? and expires_at > ?";
+  private static final String LIVE_TOKENS =
+      "select count(*) from revoked_token where expires_at > ?";
   private static final String INSERT_TOKEN =
       "insert into revoked_token (jti, client_id, expires_at, revoked_at) values (?, ?, ?, ?)";
   private static final String RAISE_CUTOFF =
@@ -44,6 +46,17 @@ final class RevocationStore {
 
   RevocationStore(DataSource dataSource) {
     this.dataSource = dataSource;
+  }
+
+  /**
+   * How many revoked jtis in force a revocation may find before it becomes a cut-off.
+   *
+   * @param perAccount of the token's account
+   * @param inAll of all accounts
+   */
+  record Caps(int perAccount, int inAll) {
+    /** No cap: the jti is stored, whatever there is. */
+    static final Caps NONE = new Caps(Integer.MAX_VALUE, Integer.MAX_VALUE);
   }
 
   /** What the database holds. */
@@ -89,14 +102,14 @@ final class RevocationStore {
 
   /**
    * Stores {@code token}, unless its jti is stored already, and raises the version; or, when its
-   * account has {@code cap} live revoked jtis already, stores {@code instead} (a cut-off that
-   * covers it) in place of the jti, keeping a later cut-off of the account if one is stored. Every
-   * revocation takes the version row's lock first, so the check and the write are not raced by
-   * another node's revocation.
+   * account or all accounts have as many revoked jtis in force as {@code caps} allow, stores {@code
+   * instead} (a cut-off that covers it) in place of the jti, keeping a later cut-off of the account
+   * if one is stored. Every revocation takes the version row's lock first, so the check and the
+   * write are not raced by another node's revocation.
    *
    * @return the cut-off stored in the jti's place, or empty when the jti is stored (or was)
    */
-  Optional<AccountCutoff> revoke(RevokedToken token, Instant now, int cap, AccountCutoff instead)
+  Optional<AccountCutoff> revoke(RevokedToken token, Instant now, Caps caps, AccountCutoff instead)
       throws SQLException {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(false);
@@ -106,7 +119,7 @@ final class RevocationStore {
         }
         Optional<AccountCutoff> stored = Optional.empty();
         if (!exists(connection, token.jti())) {
-          if (liveTokensOf(connection, token.clientId(), now) < cap) {
+          if (withinCaps(connection, token.clientId(), now, caps)) {
             insert(connection, token, now);
           } else {
             cutOff(connection, instead);
@@ -133,14 +146,23 @@ final class RevocationStore {
     }
   }
 
-  private static long liveTokensOf(Connection connection, String clientId, Instant now)
+  private static boolean withinCaps(Connection connection, String clientId, Instant now, Caps caps)
       throws SQLException {
-    try (PreparedStatement count = connection.prepareStatement(LIVE_TOKENS_OF)) {
-      count.setString(1, clientId);
-      count.setObject(2, utc(now));
-      try (ResultSet row = count.executeQuery()) {
-        return row.next() ? row.getLong(1) : 0;
-      }
+    if (caps.equals(Caps.NONE)) {
+      return true;
+    }
+    try (PreparedStatement ofAccount = connection.prepareStatement(LIVE_TOKENS_OF);
+        PreparedStatement inAll = connection.prepareStatement(LIVE_TOKENS)) {
+      ofAccount.setString(1, clientId);
+      ofAccount.setObject(2, utc(now));
+      inAll.setObject(1, utc(now));
+      return count(ofAccount) < caps.perAccount() && count(inAll) < caps.inAll();
+    }
+  }
+
+  private static long count(PreparedStatement count) throws SQLException {
+    try (ResultSet row = count.executeQuery()) {
+      return row.next() ? row.getLong(1) : 0;
     }
   }
 

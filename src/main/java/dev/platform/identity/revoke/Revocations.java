@@ -32,14 +32,22 @@ public final class Revocations {
   private static final Logger LOG = Logger.getLogger(Revocations.class.getName());
 
   /**
-   * How many revoked jtis one account may have in force: at 100 and about 64 bytes each, an account
-   * adds at most about 6.4 KB to the feed, however fast its client revokes.
+   * How many revoked jtis one account's client may have in force: at 100 and about 64 bytes each,
+   * an account adds at most about 6.4 KB to the feed, however fast its client revokes.
    */
   public static final int LIVE_JTIS_PER_ACCOUNT = 100;
 
+  /**
+   * How many revoked jtis all clients together may have in force (about 1.3 MB of feed, a third of
+   * what a verifier reads by default), so that many accounts, each under its own cap, cannot push
+   * the feed past what verifiers read either. Administrators' revocations are not counted against
+   * either cap, nor held back by them.
+   */
+  public static final int LIVE_JTIS_IN_ALL = 20_000;
+
   private final RevocationStore store;
   private final Duration longestLifetime;
-  private final int liveJtisPerAccount;
+  private final RevocationStore.Caps caps;
   private final Clock clock;
   private final AtomicReference<RevocationSnapshot> snapshot;
   private volatile boolean failing;
@@ -63,9 +71,23 @@ public final class Revocations {
       Duration longestLifetime,
       Clock clock,
       int liveJtisPerAccount) {
+    this(
+        issuer,
+        dataSource,
+        longestLifetime,
+        clock,
+        new RevocationStore.Caps(liveJtisPerAccount, LIVE_JTIS_IN_ALL));
+  }
+
+  Revocations(
+      String issuer,
+      DataSource dataSource,
+      Duration longestLifetime,
+      Clock clock,
+      RevocationStore.Caps caps) {
     this.store = new RevocationStore(dataSource);
     this.longestLifetime = longestLifetime;
-    this.liveJtisPerAccount = liveJtisPerAccount;
+    this.caps = caps;
     this.clock = clock;
     this.snapshot = new AtomicReference<>(RevocationSnapshot.empty(issuer));
     this.lastRead = clock.instant();
@@ -119,16 +141,23 @@ public final class Revocations {
   }
 
   /**
-   * Revokes one token until {@code expiresAt}, its exp; stored before this returns, and known to
-   * this node at once. An account has at most {@link #LIVE_JTIS_PER_ACCOUNT} revoked jtis in force:
-   * past them, a revocation becomes a cut-off of every token of the account issued until then,
-   * which covers this one (see {@link Revoked}), so that no client makes the feed grow without end.
+   * Revokes one token of a client, at its request, until {@code expiresAt}, its exp; stored before
+   * this returns, and known to this node at once. An account has at most {@link
+   * #LIVE_JTIS_PER_ACCOUNT} revoked jtis in force, and all accounts together {@link
+   * #LIVE_JTIS_IN_ALL}: past either, a revocation becomes a cut-off of every token of the account
+   * issued until then, which covers this one (see {@link Revoked}), so that no client, and no
+   * number of clients, makes the feed grow without end. A token revoked already stores nothing.
    *
    * @param issuedAt the token's iat, or null when it is not known: the cut-off that may take the
    *     jti's place then starts no earlier than the second after it
    * @throws IllegalStateException when the database cannot store it (nothing is revoked then)
    */
   public Revoked revoke(String jti, String clientId, Instant expiresAt, Instant issuedAt) {
+    return revoke(jti, clientId, expiresAt, issuedAt, caps);
+  }
+
+  private Revoked revoke(
+      String jti, String clientId, Instant expiresAt, Instant issuedAt, RevocationStore.Caps caps) {
     Instant now = clock.instant();
     RevokedToken token = new RevokedToken(jti, clientId, expiresAt);
     if (issuedAt != null && isRevoked(clientId, jti, issuedAt)) {
@@ -139,7 +168,7 @@ public final class Revocations {
     AccountCutoff instead = AccountCutoff.at(clientId, latest, longestLifetime);
     Optional<AccountCutoff> cutoff;
     try {
-      cutoff = store.revoke(token, now, liveJtisPerAccount, instead);
+      cutoff = store.revoke(token, now, caps, instead);
     } catch (SQLException e) {
       throw new IllegalStateException("the revocation cannot be stored: " + e.getMessage(), e);
     }
@@ -162,9 +191,9 @@ public final class Revocations {
    * What a revocation stored.
    *
    * @param token the token revoked, with the exp until which its revocation is kept
-   * @param cutoff present when the account had {@link #LIVE_JTIS_PER_ACCOUNT} revoked jtis in force
-   *     already: then not the jti but this cut-off of every token of the account issued until now
-   *     was stored (the client's other tokens are revoked with it; it asks for a new one)
+   * @param cutoff present when a cap was reached ({@link #LIVE_JTIS_PER_ACCOUNT}, {@link
+   *     #LIVE_JTIS_IN_ALL}): then not the jti but this cut-off of every token of the account issued
+   *     until now was stored (the client's other tokens are revoked with it; it asks for a new one)
    */
   public record Revoked(RevokedToken token, Optional<AccountCutoff> cutoff) {
     /**
@@ -182,11 +211,14 @@ public final class Revocations {
   }
 
   /**
-   * Revokes a token known only by its jti: kept until the latest exp a token issued now could have,
-   * since its own exp is not known.
+   * An administrator's revocation of a token known only by its jti: kept until the latest exp a
+   * token issued now could have, since its own exp is not known. Always stored as the jti, whatever
+   * the caps: the jti may be another account's than the one named (none is stored to check it
+   * against), and an administrator's revocation must revoke the token it names.
    */
   public Revoked revokeByJti(String jti, String clientId) {
-    return revoke(jti, clientId, clock.instant().plus(longestLifetime));
+    return revoke(
+        jti, clientId, clock.instant().plus(longestLifetime), null, RevocationStore.Caps.NONE);
   }
 
   /**

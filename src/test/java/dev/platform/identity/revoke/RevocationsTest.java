@@ -173,6 +173,27 @@ class RevocationsTest {
   }
 
   @Test
+  void whenAllAccountsTogetherHaveTheirCapOfRevokedJtisThenAClientsNextRevocationIsACutoff() {
+    Database database = TestDatabases.h2();
+    Revocations node =
+        new Revocations(
+            ISSUER, database.dataSource(), DAY, clock, new RevocationStore.Caps(100, 2));
+    Instant issued = clock.instant().minusSeconds(30);
+    Instant exp = issued.plus(DAY);
+    assertTrue(node.revoke("jti-a", "client-a", exp, issued).cutoff().isEmpty());
+    assertTrue(node.revoke("jti-b", "client-b", exp, issued).cutoff().isEmpty());
+
+    Revocations.Revoked third = node.revoke("jti-c", "client-c", exp, issued);
+
+    assertTrue(third.cutoff().isPresent(), "client-c's first, but the third in all");
+    assertTrue(node.isRevoked("client-c", "jti-c", issued));
+    assertFalse(node.isRevoked("client-a", "another", issued), "others are not cut off");
+    assertTrue(
+        node.revokeByJti("4a0c8a1e-8f3b-4d55-9d0e-3f6a3c2b1d00", "client-c").cutoff().isEmpty(),
+        "an administrator's revocation is stored as its jti, past every cap");
+  }
+
+  @Test
   void whenTheCapTurnsARevocationIntoACutoffThenItCoversItsIatAndKeepsALaterCutoff()
       throws Exception {
     Database database = TestDatabases.h2();
