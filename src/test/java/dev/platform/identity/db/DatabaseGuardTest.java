@@ -35,7 +35,7 @@ class DatabaseGuardTest {
   }
 
   @Test
-  void whenEveryPermitIsHeldThenTheNextConnectionIsRefusedAtOnceAndCounted() throws Exception {
+  void whenEveryPermitIsHeldThenTheNextConnectionIsRefusedWithinTheShortWaitAndCounted() throws Exception {
     DatabaseGuard guard = guard(2);
     DataSource guarded = guard.guard(h2);
     try (Connection first = guarded.getConnection();
