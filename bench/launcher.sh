@@ -53,17 +53,19 @@ stop_launcher() {
   LAUNCHER_PID=""
 }
 
-# bench_client BASE LOG: exports CLIENT_ID and CLIENT_SECRET of a new account (two catalog scopes)
-# created through the admin API with the bootstrap administrator that LOG printed.
+# bench_client BASE LOG [SCOPES]: exports CLIENT_ID and CLIENT_SECRET of a new account created
+# through the admin API with the bootstrap administrator that LOG printed; SCOPES, a JSON array, by
+# default two catalog scopes.
 bench_client() {
-  local base=$1 log=$2 admin_id admin_secret admin account
+  local base=$1 log=$2 scopes=${3:-'["catalog:products.view","catalog:categories.view"]'}
+  local admin_id admin_secret admin account
   admin_id=$(grep -oP 'client_id:\s+\K\S+' "$log")
   admin_secret=$(grep -oP 'client_secret:\s+\K\S+' "$log")
   admin=$(curl -sf -u "$admin_id:$admin_secret" -d grant_type=client_credentials "$base/oauth/token" |
     json_field access_token)
   account=$(curl -sf "$base/admin/v1/service-accounts" -H "Authorization: Bearer $admin" \
     -H 'Content-Type: application/json' \
-    -d '{"name":"bench","organization_id":"bench","scopes":["catalog:products.view","catalog:categories.view"]}')
+    -d '{"name":"bench","organization_id":"bench","scopes":'"$scopes"'}')
   CLIENT_ID=$(echo "$account" | json_field client_id)
   CLIENT_SECRET=$(echo "$account" | json_field client_secret)
   export CLIENT_ID CLIENT_SECRET
