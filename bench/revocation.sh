@@ -22,7 +22,7 @@
 # and table.md go to bench/results/revocation-<UTC time>/ (git-ignored); the table is printed.
 #
 # Environment: DURATION (s, measured run, 20), WARMUP (s, discarded run before each, 10),
-# QUIET_MAX (s loadtest.sh waits for an idle machine, 15), PORT (18491), HEAP (256m), COUNT (120),
+# QUIET_MAX (s loadtest.sh waits for an idle machine, 15), PORT (18491), HEAP (256m), COUNT (100: one client, whose revoked jtis in force are capped at 100),
 # SPACING (ms, 370), FILL (10000), INTROSPECT_CONNS ("4 8": the launcher's default 8 request
 # threads allow 6 at once at the database, identity/databaseConcurrency), PEERS (../shared/peers).
 # --quick: COUNT 20, FILL 2000, 5 s runs: about 4 minutes, to try the command. In full about 9.
@@ -35,7 +35,7 @@ bench_peers "$root"
 export DURATION=${DURATION:-20} WARMUP=${WARMUP:-10} QUIET_MAX=${QUIET_MAX:-15}
 PORT=${PORT:-18491}
 HEAP=${HEAP:-256m}
-COUNT=${COUNT:-120} SPACING=${SPACING:-370} FILL=${FILL:-10000}
+COUNT=${COUNT:-100} SPACING=${SPACING:-370} FILL=${FILL:-10000}
 INTROSPECT_CONNS=${INTROSPECT_CONNS:-4 8}
 jit_warmup=20
 keycloak=true
@@ -157,9 +157,18 @@ java -Xmx256m -cp "$classpath" dev.platform.identity.verify.RevocationBenchmark 
 stop_node "$node_b"
 node_b=""
 
-say "the feed: $FILL tokens issued and revoked on A"
+# A client's revoked jtis in force are capped at 100 (past them its revocations become one
+# cut-off), so the feed is filled by FILL / 100 clients, 100 revocations each.
+fillers=$((  (FILL + 99) / 100 ))
+say "the feed: $FILL tokens of $fillers clients issued and revoked on A"
+clients_file=$data/fill-clients   # secrets: in the owner-only data folder, never in the results
+( umask 077; : > "$clients_file" )
+for _ in $(seq 1 "$fillers"); do
+  bench_client "$a" "$out/node-a.log"
+  echo "$CLIENT_ID $CLIENT_SECRET" >> "$clients_file"
+done
 java -Xmx256m -cp "$classpath" dev.platform.identity.verify.RevocationBenchmark fill \
-  "$a" "$caller_id" "$caller_secret" "$FILL" 4 | tee "$out/fill.txt"
+  "$a" "$clients_file" "$FILL" 4 | tee "$out/fill.txt"
 sleep 2
 curl -sf -D "$out/feed-headers.txt" -o "$out/feed.json" "$a/oauth/revocations"
 curl -sf -H 'Accept-Encoding: gzip' -D "$out/feed-gzip-headers.txt" -o "$out/feed-gzip.body" \

@@ -35,7 +35,8 @@ class DatabaseGuardTest {
   }
 
   @Test
-  void whenEveryPermitIsHeldThenTheNextConnectionIsRefusedWithinTheShortWaitAndCounted() throws Exception {
+  void whenEveryPermitIsHeldThenTheNextConnectionIsRefusedWithinTheShortWaitAndCounted()
+      throws Exception {
     DatabaseGuard guard = guard(2);
     DataSource guarded = guard.guard(h2);
     try (Connection first = guarded.getConnection();

@@ -67,11 +67,18 @@ public final class RevocationBenchmark {
                   Long.parseLong(args[7]),
                   Path.of(args[8]));
       case "fill" ->
-          new RevocationBenchmark(args[2], args[3])
-              .fill(URI.create(args[1]), Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+          fill(
+              URI.create(args[1]),
+              Files.readAllLines(Path.of(args[2])).stream()
+                  .filter(line -> !line.isBlank())
+                  .map(line -> line.strip().split("\\s+"))
+                  .map(pair -> new RevocationBenchmark(pair[0], pair[1]))
+                  .toList(),
+              Integer.parseInt(args[3]),
+              Integer.parseInt(args[4]));
       default -> {
         System.err.println("usage: propagation ISSUER A B ID SECRET COUNT SPACING_MS CSV");
-        System.err.println("       fill NODE ID SECRET COUNT THREADS");
+        System.err.println("       fill NODE CLIENTS_FILE COUNT THREADS");
         System.exit(2);
       }
     }
@@ -235,7 +242,19 @@ public final class RevocationBenchmark {
         : sorted[Math.max(0, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
   }
 
-  private void fill(URI node, int count, int threads) throws Exception {
+  /**
+   * Revokes {@code count} real tokens, the i-th one of {@code clients.get(i % clients.size())}: a
+   * client's revoked jtis in force are capped at {@link
+   * dev.platform.identity.revoke.Revocations#LIVE_JTIS_PER_ACCOUNT}, past which its revocations
+   * become one cut-off, so the clients must be at least {@code count} / that many.
+   */
+  private static void fill(URI node, List<RevocationBenchmark> clients, int count, int threads)
+      throws Exception {
+    int perClient = dev.platform.identity.revoke.Revocations.LIVE_JTIS_PER_ACCOUNT;
+    if ((long) clients.size() * perClient < count) {
+      throw new IllegalArgumentException(
+          count + " revocations need " + (count + perClient - 1) / perClient + " clients");
+    }
     long start = System.nanoTime();
     AtomicInteger next = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -245,9 +264,10 @@ public final class RevocationBenchmark {
           pool.submit(
               () -> {
                 int revoked = 0;
-                while (next.getAndIncrement() < count) {
-                  String body = "token=" + form(token(node));
-                  int status = post(node, "/oauth/revoke", body).statusCode();
+                for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                  RevocationBenchmark client = clients.get(i % clients.size());
+                  String body = "token=" + form(client.token(node));
+                  int status = client.post(node, "/oauth/revoke", body).statusCode();
                   if (status != 200) {
                     throw new IllegalStateException("a revocation answered " + status);
                   }
@@ -262,8 +282,9 @@ public final class RevocationBenchmark {
     }
     pool.shutdown();
     System.out.printf(
-        "fill: %d tokens issued and revoked through %s/oauth/revoke on %d threads in %.1f s%n",
-        revoked, node, threads, (System.nanoTime() - start) / 1e9);
+        "fill: %d tokens of %d clients issued and revoked through %s/oauth/revoke on %d threads in"
+            + " %.1f s%n",
+        revoked, clients.size(), node, threads, (System.nanoTime() - start) / 1e9);
   }
 
   private String token(URI node) throws IOException, InterruptedException {
