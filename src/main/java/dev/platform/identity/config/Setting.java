@@ -231,7 +231,7 @@ public enum Setting {
   REVOCATION_REFRESH(
       "identity/revocationRefresh",
       "duration",
-      unset("PT1S"),
+      unset("PT0.5S"),
       between("PT0.1S", "PT1M"),
       "how often a node reads revocations that other nodes made");
 
