@@ -4,7 +4,6 @@ import java.util.regex.Pattern;
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.catalina.valves.RemoteIpValve;
 import org.apache.catalina.valves.SSLValve;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
@@ -47,20 +46,15 @@ final class ClientCertificates {
   }
 
   /**
-   * A proxy that ended TLS passes the certificate in a header. Order matters: the gate removes the
-   * headers from anyone else, RemoteIpValve takes the client's address and scheme from the same
-   * proxies, and SSLValve parses the PEM into the attribute.
+   * A proxy that ended TLS passes the certificate in a header: the gate removes SSLValve's headers
+   * from anyone else, then SSLValve parses the PEM into the attribute. No RemoteIpValve: its
+   * internalProxies do not gate SSLValve, and the service resolves {@code X-Forwarded-For} itself
+   * ({@code identity/trustedProxies}), which a rewritten remote address would confuse.
    */
   static void fromProxies(Pipeline pipeline, Pattern proxies) {
     TrustedProxyHeaders gate = new TrustedProxyHeaders();
     gate.setTrustedProxies(proxies.pattern());
     pipeline.addValve(gate);
-    RemoteIpValve remoteIp = new RemoteIpValve();
-    remoteIp.setInternalProxies(proxies.pattern());
-    remoteIp.setTrustedProxies(null);
-    remoteIp.setRemoteIpHeader("X-Forwarded-For");
-    remoteIp.setProtocolHeader("X-Forwarded-Proto");
-    pipeline.addValve(remoteIp);
     pipeline.addValve(new SSLValve());
   }
 }

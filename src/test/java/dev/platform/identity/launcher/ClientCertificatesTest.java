@@ -229,7 +229,8 @@ class ClientCertificatesTest {
 
     String answer = rawGet("127.0.0.1", port);
 
-    assertFalse(answer.startsWith("HTTP/1.1 200"), answer);
+    assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+    assertTrue(answer.contains("requires TLS"), answer);
   }
 
   @Test
