@@ -50,7 +50,9 @@ public final class Launcher {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(tomcat), "identity-stop"));
     // Only now: a Ctrl-C once this line is out must find the hook that stops Tomcat.
     LOG.info(
-        "Identity service listening on http://"
+        "Identity service listening on "
+            + options.scheme()
+            + "://"
             + options.bind()
             + ":"
             + options.port()
@@ -91,6 +93,7 @@ public final class Launcher {
     // drained: the connection is closed after the first read. Draining reads on the request thread,
     // so a client trickling a long body held that thread for as long as it liked.
     connector.setProperty("maxSwallowSize", "0");
+    ClientCertificates.configure(tomcat, options); // issue 39: HTTPS, or a trusted proxy's header
     tomcat.enableNaming();
     tomcat.getHost().getPipeline().addValve(quietErrorPages());
     tomcat.setAddDefaultWebXmlToWebapp(false);

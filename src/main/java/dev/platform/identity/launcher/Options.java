@@ -5,12 +5,27 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
-/** The launcher's command line. */
-record Options(String bind, int port, Path data, Optional<Path> context, Path war, int threads) {
+/**
+ * The launcher's command line. {@code tls} and {@code trustedProxies} are issue 39's two ways a
+ * client certificate reaches the service: the launcher's own TLS, or a header from a proxy.
+ */
+record Options(
+    String bind,
+    int port,
+    Path data,
+    Optional<Path> context,
+    Path war,
+    int threads,
+    Optional<ServerKeyStore> tls,
+    Optional<Pattern> trustedProxies) {
   static final String USAGE =
       "usage: java -jar identity-launcher.jar [--bind 127.0.0.1] [--port 8080] [--data ./data]"
-          + " [--context context.xml] [--war identity.war] [--threads N]";
+          + " [--context context.xml] [--war identity.war] [--threads N]"
+          + " [--tls-keystore server.p12 --tls-keystore-password-file FILE]"
+          + " [--trusted-proxy REGEX]";
 
   /** What {@code --help} prints: the usage line and one line per option. */
   static final String HELP =
@@ -23,6 +38,18 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
           + "                   (default: H2 in the data folder, docs/configuration.md)\n"
           + "  --war FILE       the WAR to run (default: identity.war in the folder above this jar's)\n"
           + "  --threads N      request threads (default: 4 per core, at least 8)\n"
+          + "  --tls-keystore FILE\n"
+          + "                   HTTPS instead of HTTP on the port, with the server key and chain\n"
+          + "                   in this PKCS#12 file; a client certificate is asked for but not\n"
+          + "                   required, and its chain is left to the service (RFC 8705)\n"
+          + "  --tls-keystore-password-file FILE\n"
+          + "                   the key store's password, in a file only its owner can read\n"
+          + "                   (never on the command line)\n"
+          + "  --trusted-proxy REGEX\n"
+          + "                   addresses of proxies that end TLS and pass the client certificate\n"
+          + "                   in the ssl_client_cert or ssl_client_escaped_cert header (e.g.\n"
+          + "                   10\\.0\\.0\\.(5|6)); the header from any other address is ignored\n"
+          + "                   and logged (docs/mutual-tls.md)\n"
           + "  --help, -h       this text\n";
 
   /**
@@ -41,7 +68,16 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
         case "--help", "-h" -> {
           return true;
         }
-        case "--bind", "--port", "--data", "--context", "--war", "--threads" -> i++;
+        case "--bind",
+                "--port",
+                "--data",
+                "--context",
+                "--war",
+                "--threads",
+                "--tls-keystore",
+                "--tls-keystore-password-file",
+                "--trusted-proxy" ->
+            i++;
         default -> {}
       }
     }
@@ -55,6 +91,9 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
     Optional<Path> context = Optional.empty();
     Path war = defaultWar;
     int threads = DEFAULT_THREADS;
+    Path keyStore = null;
+    Path passwordFile = null;
+    Optional<Pattern> trustedProxies = Optional.empty();
     Deque<String> rest = new ArrayDeque<>(Arrays.asList(args));
     while (!rest.isEmpty()) {
       String option = rest.pop();
@@ -65,10 +104,42 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
         case "--context" -> context = Optional.of(Path.of(value(option, rest)));
         case "--war" -> war = Path.of(value(option, rest));
         case "--threads" -> threads = number(option, value(option, rest), 1, 1000);
+        case "--tls-keystore" -> keyStore = Path.of(value(option, rest));
+        case "--tls-keystore-password-file" -> passwordFile = Path.of(value(option, rest));
+        case "--trusted-proxy" -> trustedProxies = Optional.of(regex(option, value(option, rest)));
         default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
       }
     }
-    return new Options(bind, port, data.toAbsolutePath(), context, war.toAbsolutePath(), threads);
+    return new Options(
+        bind,
+        port,
+        data.toAbsolutePath(),
+        context,
+        war.toAbsolutePath(),
+        threads,
+        tls(keyStore, passwordFile),
+        trustedProxies);
+  }
+
+  private static Optional<ServerKeyStore> tls(Path keyStore, Path passwordFile) {
+    if (keyStore == null && passwordFile == null) {
+      return Optional.empty();
+    }
+    if (keyStore == null || passwordFile == null) {
+      throw new IllegalArgumentException(
+          "--tls-keystore and --tls-keystore-password-file go together\n" + USAGE);
+    }
+    return Optional.of(
+        new ServerKeyStore(keyStore.toAbsolutePath(), passwordFile.toAbsolutePath()));
+  }
+
+  private static Pattern regex(String option, String text) {
+    try {
+      return Pattern.compile(text);
+    } catch (PatternSyntaxException e) {
+      throw new IllegalArgumentException(
+          option + " must be a regular expression of addresses, not " + text, e);
+    }
   }
 
   private static String value(String option, Deque<String> rest) {
@@ -94,6 +165,11 @@ record Options(String bind, int port, Path data, Optional<Path> context, Path wa
   /** The issuer a local user reaches: the bound address, or loopback when bound to all. */
   String issuer() {
     String host = bind.equals("0.0.0.0") || bind.equals("::") ? "127.0.0.1" : bind;
-    return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    return scheme() + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+  }
+
+  /** {@code https} with {@code --tls-keystore}, else {@code http}. */
+  String scheme() {
+    return tls.isPresent() ? "https" : "http";
   }
 }

@@ -50,7 +50,17 @@ class OptionsTest {
   void whenHelpIsAskedThenTheUsageNamesEveryOptionAndParseIsNotNeeded() {
     assertTrue(Options.asksForHelp(new String[] {"--help"}));
     assertTrue(Options.asksForHelp(new String[] {"--port", "9000", "-h"}));
-    for (String option : new String[] {"--bind", "--port", "--data", "--context", "--war"}) {
+    for (String option :
+        new String[] {
+          "--bind",
+          "--port",
+          "--data",
+          "--context",
+          "--war",
+          "--tls-keystore",
+          "--tls-keystore-password-file",
+          "--trusted-proxy"
+        }) {
       assertTrue(Options.HELP.contains(option + " "), option);
     }
     assertTrue(Options.HELP.startsWith(Options.USAGE), Options.HELP);
@@ -70,5 +80,50 @@ class OptionsTest {
                 IllegalArgumentException.class, () -> Options.parse(new String[] {"--hepl"}, WAR))
             .getMessage();
     assertTrue(message.contains("unknown option --hepl") && message.contains(Options.USAGE));
+  }
+
+  @Test
+  void whenTlsIsGivenThenBothFilesAreTakenAndTheIssuerIsHttps() {
+    Options options =
+        Options.parse(
+            new String[] {
+              "--tls-keystore", "server.p12", "--tls-keystore-password-file", "password"
+            },
+            WAR);
+
+    assertEquals(Path.of("server.p12").toAbsolutePath(), options.tls().orElseThrow().file());
+    assertEquals(Path.of("password").toAbsolutePath(), options.tls().orElseThrow().passwordFile());
+    assertEquals("https://127.0.0.1:8080", options.issuer());
+    assertTrue(Options.asksForHelp(new String[] {"--tls-keystore", "x.p12", "--help"}));
+    assertFalse(Options.asksForHelp(new String[] {"--tls-keystore-password-file", "--help"}));
+  }
+
+  @Test
+  void whenOnlyOneTlsFileIsGivenThenItIsRefused() {
+    String message =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse(new String[] {"--tls-keystore", "server.p12"}, WAR))
+            .getMessage();
+
+    assertTrue(message.startsWith("--tls-keystore and --tls-keystore-password-file go together"));
+  }
+
+  @Test
+  void whenTheTrustedProxyIsNoRegexThenTheMessageNamesTheOption() {
+    String message =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse(new String[] {"--trusted-proxy", "10.0.0.(5"}, WAR))
+            .getMessage();
+
+    assertEquals(
+        "--trusted-proxy must be a regular expression of addresses, not 10.0.0.(5", message);
+    assertTrue(
+        Options.parse(new String[] {"--trusted-proxy", "10\\.0\\.0\\.5"}, WAR)
+            .trustedProxies()
+            .orElseThrow()
+            .matcher("10.0.0.5")
+            .matches());
   }
 }

@@ -1,0 +1,293 @@
+package dev.platform.identity.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.platform.identity.tls.TestPki;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import javax.net.ssl.SSLParameters;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.startup.Tomcat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 39: a client certificate reaches a servlet as {@code
+ * jakarta.servlet.request.X509Certificate}, over real TLS and through a proxy header, on a Tomcat
+ * set up by the launcher's own {@link ClientCertificates}. The servlet echoes the subject.
+ */
+class ClientCertificatesTest {
+  static final TestPki PKI = TestPki.authority("Test CA");
+  static final TestPki.Issued SERVER = PKI.server();
+  static final String PASSWORD = "s3cret-store";
+
+  @TempDir Path folder;
+  Tomcat tomcat;
+  final List<LogRecord> gateLog = new ArrayList<>();
+  final Logger gateLogger = Logger.getLogger(TrustedProxyHeaders.class.getName());
+  final Handler handler =
+      new Handler() {
+        @Override
+        public void publish(LogRecord entry) {
+          synchronized (gateLog) {
+            gateLog.add(entry);
+          }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+      };
+
+  /** Echoes the first certificate's subject, or {@code none}. */
+  static final class Echo extends HttpServlet {
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response)
+        throws IOException {
+      Object chain = request.getAttribute("jakarta.servlet.request.X509Certificate");
+      response.setContentType("text/plain");
+      response
+          .getWriter()
+          .print(
+              chain instanceof X509Certificate[] certificates && certificates.length > 0
+                  ? certificates[0].getSubjectX500Principal().getName()
+                  : "none");
+    }
+  }
+
+  int start(String... args) throws Exception {
+    Options options = Options.parse(args, folder.resolve("identity.war"));
+    tomcat = new Tomcat();
+    tomcat.setBaseDir(folder.resolve("tomcat").toString());
+    tomcat.setPort(0);
+    tomcat.getConnector().setProperty("address", "127.0.0.1");
+    ClientCertificates.configure(tomcat, options);
+    Context context = tomcat.addContext("", null);
+    Tomcat.addServlet(context, "echo", new Echo());
+    context.addServletMappingDecoded("/*", "echo");
+    tomcat.start();
+    gateLogger.addHandler(handler); // after new Tomcat(), which resets java.util.logging
+    return tomcat.getConnector().getLocalPort();
+  }
+
+  @AfterEach
+  void stop() throws LifecycleException {
+    gateLogger.removeHandler(handler);
+    if (tomcat != null) {
+      tomcat.stop();
+      tomcat.destroy();
+    }
+  }
+
+  String[] tls() throws Exception {
+    Path store = folder.resolve("server.p12");
+    KeyStore keyStore = SERVER.keyStore("server", PASSWORD.toCharArray());
+    try (OutputStream out = Files.newOutputStream(store)) {
+      keyStore.store(out, PASSWORD.toCharArray());
+    }
+    Path password = folder.resolve("password");
+    Files.writeString(password, PASSWORD + "\n");
+    Files.setPosixFilePermissions(password, PosixFilePermissions.fromString("rw-------"));
+    return new String[] {
+      "--tls-keystore", store.toString(), "--tls-keystore-password-file", password.toString()
+    };
+  }
+
+  static HttpResponse<String> overTls(int port, TestPki.Issued client) throws Exception {
+    return overTls(port, client, "TLSv1.3");
+  }
+
+  static HttpResponse<String> overTls(int port, TestPki.Issued client, String protocol)
+      throws Exception {
+    HttpClient http =
+        HttpClient.newBuilder()
+            .sslContext(TestPki.clientContext(PKI.certificate(), client))
+            .sslParameters(new SSLParameters(null, new String[] {protocol}))
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    return http.send(
+        HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/"))
+            .timeout(Duration.ofSeconds(10))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** HTTP/1.1 over a plain socket from {@code local} (JDK 17's HttpClient cannot bind one). */
+  static String rawGet(String local, int port, String... headers) throws IOException {
+    StringBuilder head = new StringBuilder("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    for (String header : headers) {
+      head.append(header).append("\r\n");
+    }
+    head.append("Connection: close\r\n\r\n");
+    try (Socket socket = new Socket()) {
+      socket.bind(new InetSocketAddress(InetAddress.getByName(local), 0));
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+  }
+
+  static String pem(X509Certificate certificate) throws Exception {
+    return "-----BEGIN CERTIFICATE-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+            .encodeToString(certificate.getEncoded())
+        + "\n-----END CERTIFICATE-----\n";
+  }
+
+  /** As nginx's {@code $ssl_client_escaped_cert}: the PEM, URL-encoded. */
+  static String escaped(X509Certificate certificate) throws Exception {
+    return URLEncoder.encode(pem(certificate), StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  static String body(String answer) {
+    return answer.substring(answer.indexOf("\r\n\r\n") + 4);
+  }
+
+  @Test
+  void whenATlsClientPresentsACaIssuedCertificateThenTheServletSeesIt() throws Exception {
+    int port = start(tls());
+
+    HttpResponse<String> response = overTls(port, PKI.client("CN=orders,O=Kitchen"));
+
+    assertEquals(200, response.statusCode());
+    assertEquals("CN=orders,O=Kitchen", response.body());
+  }
+
+  @Test
+  void whenATlsClientPresentsASelfSignedCertificateThenItStillReachesTheServlet() throws Exception {
+    int port = start(tls());
+
+    HttpResponse<String> response = overTls(port, TestPki.selfSigned("CN=self,O=Kitchen"));
+
+    assertEquals(200, response.statusCode());
+    assertEquals("CN=self,O=Kitchen", response.body());
+  }
+
+  @Test
+  void whenTheClientSpeaksTls12ThenASelfSignedCertificateReachesTheServletToo() throws Exception {
+    int port = start(tls());
+
+    HttpResponse<String> response =
+        overTls(port, TestPki.selfSigned("CN=self12,O=Kitchen"), "TLSv1.2");
+
+    assertEquals("CN=self12,O=Kitchen", response.body());
+  }
+
+  @Test
+  void whenTheClientOffersOnlyTls11ThenTheHandshakeFails() throws Exception {
+    int port = start(tls());
+
+    assertThrows(IOException.class, () -> overTls(port, null, "TLSv1.1"));
+  }
+
+  @Test
+  void whenATlsClientPresentsNoCertificateThenItIsServedWithoutOne() throws Exception {
+    int port = start(tls());
+
+    HttpResponse<String> response = overTls(port, null);
+
+    assertEquals(200, response.statusCode());
+    assertEquals("none", response.body());
+  }
+
+  @Test
+  void whenPlainHttpReachesTheTlsPortThenTheServletIsNotReached() throws Exception {
+    int port = start(tls());
+
+    String answer = rawGet("127.0.0.1", port);
+
+    assertTrue(answer.startsWith("HTTP/1.1 400"), answer);
+    assertTrue(answer.contains("requires TLS"), answer);
+  }
+
+  @Test
+  void whenATrustedProxySendsTheCertificateHeaderThenTheServletSeesIt() throws Exception {
+    int port = start("--trusted-proxy", "127\\.0\\.0\\.1");
+    X509Certificate certificate = PKI.client("CN=orders,O=Kitchen").certificate();
+
+    String plain =
+        rawGet("127.0.0.1", port, "ssl_client_cert: " + pem(certificate).replace('\n', ' '));
+    String nginx = rawGet("127.0.0.1", port, "ssl_client_escaped_cert: " + escaped(certificate));
+
+    assertEquals("CN=orders,O=Kitchen", body(plain), plain);
+    assertEquals("CN=orders,O=Kitchen", body(nginx), nginx);
+    assertTrue(gateLog.isEmpty(), gateLog.toString());
+  }
+
+  @Test
+  void whenAnotherAddressSendsTheHeaderThenItIsIgnoredAndLoggedWithoutTheCertificate()
+      throws Exception {
+    int port = start("--trusted-proxy", "127\\.0\\.0\\.1");
+    X509Certificate certificate = PKI.client("CN=forged,O=Elsewhere").certificate();
+    String header = "ssl_client_escaped_cert: " + escaped(certificate);
+
+    String first = rawGet("127.0.0.2", port, header);
+    String second = rawGet("127.0.0.2", port, header);
+
+    assertTrue(first.startsWith("HTTP/1.1 200"), first);
+    assertEquals("none", body(first));
+    assertEquals("none", body(second));
+    assertEquals(1, gateLog.size(), gateLog.toString()); // once a minute per address
+    String message = gateLog.get(0).getMessage();
+    assertTrue(message.contains("127.0.0.2"), message);
+    assertFalse(message.contains("forged") || message.contains("BEGIN"), message);
+  }
+
+  @Test
+  void whenATrustedProxySendsGarbageThenNoCertificateAndNoServerError() throws Exception {
+    int port = start("--trusted-proxy", "127\\.0\\.0\\.1");
+
+    String answer =
+        rawGet(
+            "127.0.0.1",
+            port,
+            "ssl_client_cert: -----BEGIN CERTIFICATE----- bm90IGEgY2VydA== -----END CERTIFICATE-----");
+
+    assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+    assertEquals("none", body(answer));
+  }
+
+  @Test
+  void whenNoProxyIsTrustedThenTheHeaderMeansNothing() throws Exception {
+    int port = start();
+    X509Certificate certificate = PKI.client("CN=forged,O=Elsewhere").certificate();
+
+    String answer = rawGet("127.0.0.1", port, "ssl_client_escaped_cert: " + escaped(certificate));
+
+    assertNotEquals("CN=forged,O=Elsewhere", body(answer));
+    assertEquals("none", body(answer));
+  }
+}
