@@ -271,25 +271,44 @@ public final class BearerVerifier {
   public VerifiedToken verifyToken(
       String token, X509Certificate certificate, Collection<String> requiredScopes) {
     Objects.requireNonNull(requiredScopes, "requiredScopes");
-    VerifiedToken verified = authenticate(token, certificate);
+    VerifiedToken verified = authenticate(token, certificate, true);
     verified.requireScopes(requiredScopes); // SPEC 5.4 step 4
     return verified;
   }
 
-  /** SPEC 5.4 steps 1 to 3, from the cache when a hit still holds. */
-  private VerifiedToken authenticate(String token, X509Certificate certificate) {
+  /**
+   * Verifies a raw token, SPEC 5.4 steps 1 to 3 and the revocation feed, but not its certificate
+   * binding: for an issuer's introspection (RFC 7662) and revocation (RFC 7009) endpoints, which
+   * answer about a token sent to them rather than admit its bearer, so a bound token is judged
+   * there as any other. Never admit a request with it: {@link #verify(String, X509Certificate,
+   * Collection)} checks the binding.
+   *
+   * @param token the token, such as {@code eyJ...}
+   * @return the token's claims, with {@link VerifiedToken#certificateThumbprint()} when it is bound
+   * @throws UnauthenticatedException when the token is missing, malformed, expired, invalid or
+   *     revoked
+   */
+  public VerifiedToken inspectToken(String token) {
+    return authenticate(token, null, false);
+  }
+
+  /**
+   * SPEC 5.4 steps 1 to 3, from the cache when a hit still holds, and the binding to {@code
+   * certificate} when {@code binding} says so.
+   */
+  private VerifiedToken authenticate(String token, X509Certificate certificate, boolean binding) {
     if (token == null || token.length() > MAX_TOKEN_LENGTH) {
       throw UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
     }
     if (verified == null) {
-      return notRevoked(bound(verifyCold(token), certificate), clock.millis());
+      return notRevoked(bound(verifyCold(token), certificate, binding), clock.millis());
     }
     long now = clock.millis();
     TokenKey key = new TokenKey(token);
     Verified hit = verified.getIfPresent(key);
     if (hit != null) {
       if (stillHolds(hit, now)) {
-        return notRevoked(bound(hit, certificate), now);
+        return notRevoked(bound(hit, certificate, binding), now);
       }
       verified.invalidate(key);
     }
@@ -298,14 +317,17 @@ public final class BearerVerifier {
     // its replays are refused at the cost of a hit rather than of a signature check. So is a bound
     // token presented without its certificate: the binding is checked on every call, hit or not.
     verified.put(key, fresh);
-    return notRevoked(bound(fresh, certificate), now);
+    return notRevoked(bound(fresh, certificate, binding), now);
   }
 
   /**
    * RFC 8705 §3: a token bound to a certificate passes only with that certificate, compared in
    * constant time; an unbound one passes unless binding is required. On every call, cold or cached.
    */
-  private Verified bound(Verified verified, X509Certificate certificate) {
+  private Verified bound(Verified verified, X509Certificate certificate, boolean binding) {
+    if (!binding) {
+      return verified;
+    }
     if (verified.thumbprint() == null) {
       if (bindingRequired) {
         throw UnauthenticatedException.of(UnauthenticatedException.BINDING_REQUIRED, null);

@@ -161,6 +161,17 @@ class BearerVerifierBindingTest {
         BearerCheck.of(verifier, List.of("Bearer " + BOUND), CLIENT, List.of()));
   }
 
+  @Test
+  void whenABoundTokenIsInspectedThenItIsJudgedWithoutACertificateAndKeepsItsThumbprint() {
+    BearerVerifier strict = verifier(BearerVerifier.builder().requireCertificateBinding(true));
+
+    assertEquals(
+        Optional.of(CertificateThumbprint.of(CLIENT)),
+        verifier.inspectToken(BOUND).certificateThumbprint());
+    assertFalse(strict.inspectToken(UNBOUND).certificateThumbprint().isPresent());
+    refusal(verifier, BOUND, null); // the same cached token, verified for a request
+  }
+
   private static final String GOOD = CertificateThumbprint.of(CLIENT);
 
   /** A thumbprint of the right length and alphabet whose last character carries stray bits. */
