@@ -7,11 +7,14 @@
 # thread: raw SHA256withRSA verify through the JDK's provider and through ACCP, BearerVerifier
 # cold (cache off) with each, BearerVerifier on a cache hit without and with a revocation feed
 # (issue 38: 10,000 revoked jtis and 1,000 revoked accounts, fetched once from 127.0.0.1 at
-# set-up), Nimbus DefaultJWTProcessor with a JWKSource, and JJWT's parser, all on the same token.
+# set-up), on a cache hit of a certificate-bound token with its certificate (issue 39: the same
+# certificate object, then a new one each call), Nimbus DefaultJWTProcessor with a JWKSource, and
+# JJWT's parser, all on the same token.
 # Then the cache hit and the cold path again on 8 threads sharing one verifier. Prints the table
 # (docs/performance.md), with the issue's ratios, what a 99 % hit rate means per core and what the
-# revocation check adds to a hit. In process; about 7 minutes (--quick: about 1.5, with wide error
-# bars). Raw JMH output and JSON go to bench/results/verify-<UTC time>/.
+# revocation check and the certificate binding add to a hit. In process; about 8 minutes
+# (--quick: about 2, with wide error bars). Raw JMH output and JSON go to
+# bench/results/verify-<UTC time>/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

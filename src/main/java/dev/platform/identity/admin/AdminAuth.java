@@ -9,6 +9,7 @@ import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.scope.Scope;
+import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
 import dev.platform.identity.verify.VerifiedToken;
@@ -21,6 +22,7 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +35,8 @@ import org.glassfish.jersey.server.model.ResourceMethod;
  * Authorisation of the administration API, all in one place (ADMIN.md): every request that Jersey
  * routed to a resource of {@code /admin/v1} carries a bearer token of this service, verified as
  * SPEC 5.4 says, of an account that is still active, with one of the scopes that the matched method
- * names ({@link AnyScopeOf}; {@code identity:admin} alone where it names none).
+ * names ({@link AnyScopeOf}; {@code identity:admin} alone where it names none). A token bound to a
+ * client certificate (RFC 8705) is admitted only with the certificate of the request's connection.
  *
  * <p>It runs after matching and decides from the resource Jersey matched, never from how the path
  * was spelled: a matrix parameter or an encoded letter that still routes to a resource meets the
@@ -108,7 +111,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     String remote = ClientAddress.of(request);
     VerifiedToken token;
     try {
-      token = verifier.verify(authorization, List.of());
+      token = verifier.verify(authorization, certificate(request), List.of());
       requireActiveAccount(token);
     } catch (UnauthenticatedException e) {
       audit.record("admin.refuse", null, target, "unauthenticated", remote);
@@ -120,6 +123,14 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     }
     request.setEntityStream(new BoundedBody(request.getEntityStream()));
     request.setProperty(CALLER, new Caller(token, remote, audit, grantable));
+  }
+
+  /**
+   * The client certificate of the request's TLS connection, or null: a token bound to one (RFC
+   * 8705) is admitted only with it. Jersey reads the property from the servlet request's attribute.
+   */
+  public static X509Certificate certificate(ContainerRequestContext request) {
+    return BearerCheck.presentedCertificate(request.getProperty(BearerCheck.CERTIFICATE_ATTRIBUTE));
   }
 
   /**

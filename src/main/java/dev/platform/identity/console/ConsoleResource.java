@@ -160,7 +160,7 @@ public final class ConsoleResource {
     VerifiedToken token;
     String compact = field(answer, "access_token");
     try {
-      token = verifier.verify("Bearer " + compact, List.of());
+      token = verifier.verify("Bearer " + compact, AdminAuth.certificate(request), List.of());
     } catch (BearerTokenException e) {
       return login(request, 500, "The service could not verify its own token; try again.", null);
     }

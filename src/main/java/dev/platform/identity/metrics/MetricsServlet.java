@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.http.ErrorBody;
 import dev.platform.identity.revoke.Revocations;
+import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerTokenException;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
@@ -14,6 +15,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
 
@@ -60,7 +62,11 @@ public final class MetricsServlet extends HttpServlet {
       throws IOException {
     if (verifier != null) {
       try {
-        VerifiedToken token = verifier.verify(request.getHeader("Authorization"), List.of(SCOPE));
+        X509Certificate certificate =
+            BearerCheck.presentedCertificate(
+                request.getAttribute(BearerCheck.CERTIFICATE_ATTRIBUTE));
+        VerifiedToken token =
+            verifier.verify(request.getHeader("Authorization"), certificate, List.of(SCOPE));
         if (revocations.isRevoked(
             token.clientId(), token.tokenId().orElse(null), token.issuedAt().orElse(null))) {
           throw new UnauthenticatedException("the token has been revoked");

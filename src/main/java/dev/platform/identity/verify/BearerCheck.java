@@ -1,6 +1,7 @@
 package dev.platform.identity.verify;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,22 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
   String VERIFIED_TOKEN = "dev.platform.identity.verify.VerifiedToken";
 
   /**
+   * The servlet request attribute (the Servlet specification's SSL attributes; a JAX-RS property on
+   * a servlet container) that holds the client's certificate chain, {@code X509Certificate[]} with
+   * the client's first, as the container's TLS or a trusted proxy's header (Tomcat's {@code
+   * SSLValve}) set it.
+   */
+  String CERTIFICATE_ATTRIBUTE = "jakarta.servlet.request.X509Certificate";
+
+  /**
+   * The client's certificate in the value of {@link #CERTIFICATE_ATTRIBUTE}: the first of the
+   * chain; null when there is none or the value is of another type.
+   */
+  static X509Certificate presentedCertificate(Object attribute) {
+    return attribute instanceof X509Certificate[] chain && chain.length > 0 ? chain[0] : null;
+  }
+
+  /**
    * Checks a request's {@code Authorization} headers with {@code verifier}.
    *
    * <p>More than one header is refused with 401, whatever they hold: which of them a server or
@@ -41,12 +58,28 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
       BearerVerifier verifier,
       List<String> authorizationHeaders,
       Collection<String> requiredScopes) {
+    return of(verifier, authorizationHeaders, null, requiredScopes);
+  }
+
+  /**
+   * Checks a request's {@code Authorization} headers with {@code verifier}, as {@link
+   * #of(BearerVerifier, List, Collection)} does, and the token's binding to the request's client
+   * certificate (RFC 8705 §3, {@link BearerVerifier#verify(String, X509Certificate, Collection)}).
+   *
+   * @param certificate the client's certificate ({@link #presentedCertificate}), null when it
+   *     presented none
+   */
+  static BearerCheck of(
+      BearerVerifier verifier,
+      List<String> authorizationHeaders,
+      X509Certificate certificate,
+      Collection<String> requiredScopes) {
     if (authorizationHeaders.size() > 1) {
       return Refused.of(new UnauthenticatedException(Refused.REPEATED_HEADER));
     }
     String header = authorizationHeaders.isEmpty() ? null : authorizationHeaders.get(0);
     try {
-      return new Passed(verifier.verify(header, requiredScopes));
+      return new Passed(verifier.verify(header, certificate, requiredScopes));
     } catch (BearerTokenException e) {
       return Refused.of(e);
     } catch (StaleKeySetException | StaleRevocationsException e) {

@@ -6,8 +6,10 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import dev.platform.identity.jose.CompactJws;
 import dev.platform.identity.jose.JwsException;
 import dev.platform.identity.jose.Providers;
+import java.security.MessageDigest;
 import java.security.Provider;
 import java.security.PublicKey;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -60,6 +62,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * holds at most {@link Builder#cacheSize} tokens (10,000 by default) and drops the least useful
  * first (Caffeine's W-TinyLFU). {@link Builder#cache cache(false)} turns it off.
  *
+ * <p><b>Certificate-bound tokens</b> (RFC 8705 §3). A token whose {@code cnf} holds {@code
+ * x5t#S256} passes only with the client certificate of that {@link CertificateThumbprint}, given
+ * with the token ({@link #verify(String, X509Certificate, Collection)}); without it, or with
+ * another, it fails with {@link UnauthenticatedException} (401, {@code invalid_token}). The methods
+ * without a certificate verify as for a request that presented none. A {@code cnf} of any other
+ * shape, or naming another confirmation method, makes the token invalid. An unbound token passes
+ * unless {@link Builder#requireCertificateBinding} says otherwise. Checked on every verification, a
+ * cache hit included, after the steps above and before the revocation check; a hit with the same
+ * certificate object as the last call costs one 32-byte comparison more.
+ *
  * <p><b>Revocation</b> is checked when a {@link RevocationFeed} is given ({@link
  * Builder#revocations}), after the steps above and on every verification, a cache hit included: a
  * token whose {@code jti} the feed lists, or whose account it lists with a later {@code not_before}
@@ -108,6 +120,14 @@ public final class BearerVerifier {
   /** The revocation feed every verification checks; null when there is none. */
   private final RevocationFeed revocations;
 
+  /**
+   * Whether an unbound token is refused (RFC 8705 §3, {@link Builder#requireCertificateBinding}).
+   */
+  private final boolean bindingRequired;
+
+  /** The last certificate presented with a bound token, and its digest. */
+  private final AtomicReference<Presented> lastPresented = new AtomicReference<>();
+
   /** The header of the last token that verified cold, so the next one's is not read again. */
   private final AtomicReference<CompactJws.Header> lastHeader = new AtomicReference<>();
 
@@ -148,7 +168,11 @@ public final class BearerVerifier {
       long expiresMillis,
       String tokenId,
       long issuedAt,
-      String subjectHash) {}
+      String subjectHash,
+      byte[] thumbprint) {}
+
+  /** A presented certificate and its SHA-256 digest, so the same object is not hashed again. */
+  private record Presented(X509Certificate certificate, byte[] digest) {}
 
   private BearerVerifier(Builder builder) {
     this.issuer = builder.issuer;
@@ -158,6 +182,7 @@ public final class BearerVerifier {
     this.skewMillis = builder.skew.toMillis();
     this.latestExpiryMillis = builder.maxTokenLifetime.plus(builder.skew).toMillis();
     this.revocations = builder.revocations;
+    this.bindingRequired = builder.bindingRequired;
     this.verified =
         builder.cacheSize == 0
             ? null
@@ -181,58 +206,155 @@ public final class BearerVerifier {
 
   /**
    * Verifies the request's {@code Authorization} header (RFC 6750 §2.1: {@code Bearer <token>}, the
-   * scheme in any case) and the token in it.
+   * scheme in any case) and the token in it, for a request that presented no client certificate: a
+   * certificate-bound token is refused ({@link #verify(String, X509Certificate, Collection)}).
    *
    * @param authorizationHeader the header's value, null when the request has none
    * @param requiredScopes scopes the operation needs, all of them; may be empty
    * @return the token's claims
    * @throws UnauthenticatedException when the header is missing or blank, names another scheme
    *     (Basic, Digest...), carries no token or a malformed one, or the token fails SPEC 5.4 steps
-   *     1 to 3
+   *     1 to 3 or is bound to a client certificate
    * @throws AccessDeniedException when a required scope is not covered (step 4)
    */
   public VerifiedToken verify(String authorizationHeader, Collection<String> requiredScopes) {
-    return verifyToken(bearerToken(authorizationHeader), requiredScopes);
+    return verify(authorizationHeader, null, requiredScopes);
   }
 
   /**
-   * Verifies a raw token (the compact JWS, without scheme), SPEC 5.4 steps 1 to 4.
+   * Verifies the request's {@code Authorization} header and the token in it, with the client
+   * certificate of the request's TLS connection (RFC 8705 §3): a token whose {@code cnf} names a
+   * certificate's thumbprint passes only with that certificate.
+   *
+   * @param authorizationHeader the header's value, null when the request has none
+   * @param certificate the client's certificate (the first of the request attribute {@link
+   *     BearerCheck#CERTIFICATE_ATTRIBUTE}), null when it presented none
+   * @param requiredScopes scopes the operation needs, all of them; may be empty
+   * @return the token's claims
+   * @throws UnauthenticatedException as {@link #verify(String, Collection)} does, and when the
+   *     token is bound to another certificate than {@code certificate}, or is unbound and the
+   *     verifier requires binding ({@link Builder#requireCertificateBinding})
+   * @throws AccessDeniedException when a required scope is not covered (step 4)
+   */
+  public VerifiedToken verify(
+      String authorizationHeader, X509Certificate certificate, Collection<String> requiredScopes) {
+    return verifyToken(bearerToken(authorizationHeader), certificate, requiredScopes);
+  }
+
+  /**
+   * Verifies a raw token (the compact JWS, without scheme), SPEC 5.4 steps 1 to 4, for a request
+   * that presented no client certificate: a certificate-bound token is refused.
    *
    * @param token the token, such as {@code eyJ...}
    * @param requiredScopes scopes the operation needs, all of them; may be empty
    * @return the token's claims
-   * @throws UnauthenticatedException when the token is missing, malformed, expired or invalid
+   * @throws UnauthenticatedException when the token is missing, malformed, expired, invalid or
+   *     bound to a client certificate
    * @throws AccessDeniedException when a required scope is not covered
    */
   public VerifiedToken verifyToken(String token, Collection<String> requiredScopes) {
+    return verifyToken(token, null, requiredScopes);
+  }
+
+  /**
+   * Verifies a raw token, SPEC 5.4 steps 1 to 4, and its binding to {@code certificate} (RFC 8705
+   * §3), as {@link #verify(String, X509Certificate, Collection)} does.
+   *
+   * @param token the token, such as {@code eyJ...}
+   * @param certificate the client's certificate, null when it presented none
+   * @param requiredScopes scopes the operation needs, all of them; may be empty
+   * @return the token's claims
+   * @throws UnauthenticatedException when the token is missing, malformed, expired or invalid, or
+   *     its binding does not hold
+   * @throws AccessDeniedException when a required scope is not covered
+   */
+  public VerifiedToken verifyToken(
+      String token, X509Certificate certificate, Collection<String> requiredScopes) {
     Objects.requireNonNull(requiredScopes, "requiredScopes");
-    VerifiedToken verified = authenticate(token);
+    VerifiedToken verified = authenticate(token, certificate, true);
     verified.requireScopes(requiredScopes); // SPEC 5.4 step 4
     return verified;
   }
 
-  /** SPEC 5.4 steps 1 to 3, from the cache when a hit still holds. */
-  private VerifiedToken authenticate(String token) {
+  /**
+   * Verifies a raw token, SPEC 5.4 steps 1 to 3 and the revocation feed, but not its certificate
+   * binding: for an issuer's introspection (RFC 7662) and revocation (RFC 7009) endpoints, which
+   * answer about a token sent to them rather than admit its bearer, so a bound token is judged
+   * there as any other. Never admit a request with it: {@link #verify(String, X509Certificate,
+   * Collection)} checks the binding.
+   *
+   * @param token the token, such as {@code eyJ...}
+   * @return the token's claims, with {@link VerifiedToken#certificateThumbprint()} when it is bound
+   * @throws UnauthenticatedException when the token is missing, malformed, expired, invalid or
+   *     revoked
+   */
+  public VerifiedToken inspectToken(String token) {
+    return authenticate(token, null, false);
+  }
+
+  /**
+   * SPEC 5.4 steps 1 to 3, from the cache when a hit still holds, and the binding to {@code
+   * certificate} when {@code binding} says so.
+   */
+  private VerifiedToken authenticate(String token, X509Certificate certificate, boolean binding) {
     if (token == null || token.length() > MAX_TOKEN_LENGTH) {
       throw UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
     }
     if (verified == null) {
-      return notRevoked(verifyCold(token), clock.millis());
+      return notRevoked(bound(verifyCold(token), certificate, binding), clock.millis());
     }
     long now = clock.millis();
     TokenKey key = new TokenKey(token);
     Verified hit = verified.getIfPresent(key);
     if (hit != null) {
       if (stillHolds(hit, now)) {
-        return notRevoked(hit, now);
+        return notRevoked(bound(hit, certificate, binding), now);
       }
       verified.invalidate(key);
     }
     Verified fresh = verifyCold(token);
     // A revoked token is cached too: it is genuine, so no forger can fill the cache with such, and
-    // its replays are refused at the cost of a hit rather than of a signature check.
+    // its replays are refused at the cost of a hit rather than of a signature check. So is a bound
+    // token presented without its certificate: the binding is checked on every call, hit or not.
     verified.put(key, fresh);
-    return notRevoked(fresh, now);
+    return notRevoked(bound(fresh, certificate, binding), now);
+  }
+
+  /**
+   * RFC 8705 §3: a token bound to a certificate passes only with that certificate, compared in
+   * constant time; an unbound one passes unless binding is required. On every call, cold or cached.
+   */
+  private Verified bound(Verified verified, X509Certificate certificate, boolean binding) {
+    if (!binding) {
+      return verified;
+    }
+    if (verified.thumbprint() == null) {
+      if (bindingRequired) {
+        throw UnauthenticatedException.of(UnauthenticatedException.BINDING_REQUIRED, null);
+      }
+      return verified;
+    }
+    if (certificate == null) {
+      throw UnauthenticatedException.of(UnauthenticatedException.CERTIFICATE_MISSING, null);
+    }
+    if (!MessageDigest.isEqual(verified.thumbprint(), digest(certificate))) {
+      throw UnauthenticatedException.of(UnauthenticatedException.CERTIFICATE_MISMATCH, null);
+    }
+    return verified;
+  }
+
+  /**
+   * The certificate's digest, hashed once per certificate object: a container that keeps the
+   * connection's certificate presents the same object on every request of the connection.
+   */
+  private byte[] digest(X509Certificate certificate) {
+    Presented last = lastPresented.get();
+    if (last != null && last.certificate() == certificate) {
+      return last.digest();
+    }
+    byte[] digest = CertificateThumbprint.digest(certificate);
+    lastPresented.lazySet(new Presented(certificate, digest));
+    return digest;
   }
 
   /**
@@ -314,7 +436,10 @@ public final class BearerVerifier {
             expires,
             claims.tokenId,
             claims.issuedAt == null ? Long.MIN_VALUE : claims.issuedAt,
-            revocations == null ? null : RevocationList.subjectHash(verifiedToken.clientId()));
+            revocations == null ? null : RevocationList.subjectHash(verifiedToken.clientId()),
+            claims.certificateThumbprint == null
+                ? null
+                : CertificateThumbprint.decoded(claims.certificateThumbprint));
     lastHeader.lazySet(jws.header());
     return verified;
   }
@@ -398,6 +523,7 @@ public final class BearerVerifier {
     private int cacheSize = DEFAULT_CACHE_SIZE;
     private Provider provider;
     private RevocationFeed revocations;
+    private boolean bindingRequired;
 
     private Builder() {}
 
@@ -501,6 +627,17 @@ public final class BearerVerifier {
      */
     public Builder revocations(RevocationFeed feed) {
       this.revocations = Objects.requireNonNull(feed, "feed");
+      return this;
+    }
+
+    /**
+     * Whether every token must be bound to the request's client certificate (RFC 8705 §3): with
+     * {@code true}, a token without {@code cnf} fails with {@link UnauthenticatedException} (401,
+     * {@code invalid_token}), as does any token verified without a certificate. Off by default: an
+     * unbound token passes, and a bound one passes only with its certificate either way.
+     */
+    public Builder requireCertificateBinding(boolean required) {
+      this.bindingRequired = required;
       return this;
     }
 

@@ -4,8 +4,9 @@ package dev.platform.identity.verify;
  * The request did not prove who sent it (HTTP 401, SPEC 7.2): no {@code Authorization} header,
  * another scheme than {@code Bearer}, no or a malformed token, or a token that is expired or
  * invalid (bad signature, unknown or missing {@code kid}, another algorithm than RS256, wrong
- * issuer, unusable claims), or revoked ({@link RevocationFeed}). The client should get a new token
- * (SPEC 7.3).
+ * issuer, unusable claims), or revoked ({@link RevocationFeed}), or bound to a client certificate
+ * the request did not present (RFC 8705 §3), or not bound when the verifier requires it. The client
+ * should get a new token (SPEC 7.3).
  */
 public final class UnauthenticatedException extends BearerTokenException {
   static final String MISSING_HEADER = "missing Authorization header";
@@ -15,6 +16,9 @@ public final class UnauthenticatedException extends BearerTokenException {
   static final String EXPIRED_TOKEN = "token expired";
   static final String INVALID_TOKEN = "invalid token";
   static final String REVOKED_TOKEN = "token revoked";
+  static final String CERTIFICATE_MISSING = "token bound to a client certificate not presented";
+  static final String CERTIFICATE_MISMATCH = "token bound to another client certificate";
+  static final String BINDING_REQUIRED = "token not bound to a client certificate";
 
   /** RFC 6750 §3.1: a request without bearer credentials gets a challenge without error code. */
   private final boolean tokenPresented;

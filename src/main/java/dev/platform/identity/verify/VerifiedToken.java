@@ -23,6 +23,7 @@ public final class VerifiedToken {
   private final Instant expiresAt;
   private final Instant issuedAt;
   private final String tokenId;
+  private final String certificateThumbprint;
 
   private VerifiedToken(TokenClaims claims) {
     subject = claims.subject;
@@ -39,6 +40,7 @@ public final class VerifiedToken {
     expiresAt = Instant.ofEpochSecond(claims.expiresAt);
     issuedAt = claims.issuedAt == null ? null : Instant.ofEpochSecond(claims.issuedAt);
     tokenId = claims.tokenId;
+    certificateThumbprint = claims.certificateThumbprint;
   }
 
   /** The typed view of verified claims, which have an {@code exp}, an {@code iss} and a client. */
@@ -105,6 +107,15 @@ public final class VerifiedToken {
   /** {@code jti}: the unique token id. */
   public Optional<String> tokenId() {
     return Optional.ofNullable(tokenId);
+  }
+
+  /**
+   * {@code cnf.x5t#S256}: the {@link CertificateThumbprint} of the client certificate the token is
+   * bound to (RFC 8705 §3.1); empty for an unbound token. {@link BearerVerifier} has checked it
+   * against the request's certificate already.
+   */
+  public Optional<String> certificateThumbprint() {
+    return Optional.ofNullable(certificateThumbprint);
   }
 
   /**

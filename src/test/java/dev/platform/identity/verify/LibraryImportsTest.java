@@ -60,6 +60,12 @@ class LibraryImportsTest {
     return files;
   }
 
+  /**
+   * A string literal: it names a thing, such as the servlet attribute of the client certificate,
+   * and loads no API, so the scan skips it.
+   */
+  private static final Pattern STRING = Pattern.compile("\"(\\\\.|[^\"\\\\])*\"");
+
   private static List<String> offending(List<Path> files, Pattern pattern) {
     return files.stream().flatMap(file -> offendingLines(file, pattern)).toList();
   }
@@ -67,7 +73,7 @@ class LibraryImportsTest {
   private static Stream<String> offendingLines(Path file, Pattern pattern) {
     try {
       return Files.readAllLines(file).stream()
-          .filter(line -> pattern.matcher(line).find())
+          .filter(line -> pattern.matcher(STRING.matcher(line).replaceAll("\"\"")).find())
           .map(line -> ROOT.relativize(file) + ": " + line.strip());
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -8,6 +8,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -107,6 +108,14 @@ public final class TestTokens {
                 "subscribe", List.of("catalog.products.*", "marketing.*"),
                 "publish", List.of("marketing.*"),
                 "replay", List.of("catalog.products.*", "marketing.*")));
+  }
+
+  /**
+   * {@code token} bound to {@code certificate} (RFC 8705 §3.1): {@code "cnf": {"x5t#S256":
+   * thumbprint}}.
+   */
+  public static JwtBuilder boundTo(JwtBuilder token, X509Certificate certificate) {
+    return token.claim("cnf", Map.of("x5t#S256", CertificateThumbprint.of(certificate)));
   }
 
   /** {@code token} signed RS256 with {@code key}. */

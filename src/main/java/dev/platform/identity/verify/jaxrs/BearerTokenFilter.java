@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.lang.reflect.Method;
 import java.security.Principal;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -43,6 +44,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code {success: false, message}}, or 503 when the token could not be checked ({@link
  * BearerCheck#of}). Revoked tokens are refused when the verifier was given the issuer's revocation
  * feed ({@code BearerVerifier.Builder.revocations}); the filter has no configuration of its own.
+ *
+ * <p>The token's binding to the client certificate is checked too (RFC 8705 §3): the certificate is
+ * the first of the request property {@link BearerCheck#CERTIFICATE_ATTRIBUTE}, which Jersey on a
+ * servlet container reads from the servlet request's attribute of that name (the container's TLS,
+ * or a trusted proxy's header through Tomcat's {@code SSLValve}). A token bound to another
+ * certificate, or presented without one, is refused with 401 {@code invalid_token}; a verifier
+ * built with {@code requireCertificateBinding(true)} refuses unbound tokens too.
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class BearerTokenFilter implements ContainerRequestFilter {
@@ -65,8 +73,10 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
       return; // nothing matched asks for a token
     }
     List<String> headers = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+    X509Certificate certificate =
+        BearerCheck.presentedCertificate(request.getProperty(BearerCheck.CERTIFICATE_ATTRIBUTE));
     BearerCheck check =
-        BearerCheck.of(verifier, headers == null ? List.of() : headers, scopes.get());
+        BearerCheck.of(verifier, headers == null ? List.of() : headers, certificate, scopes.get());
     if (check instanceof BearerCheck.Passed passed) {
       request.setProperty(VERIFIED_TOKEN, passed.token());
       boolean secure = request.getSecurityContext().isSecure();

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
@@ -46,8 +47,15 @@ import java.util.Objects;
  * refuses revoked tokens, polling {@code {issuer}/oauth/revocations} through a {@link
  * RevocationFeed} that {@link #destroy} closes; {@code revocationRefreshInterval} and {@code
  * revocationMaxStaleness} (ISO-8601 durations such as {@code PT5S}) and {@code revocationOnStale}
- * ({@code warn} or {@code fail-closed}) set its options, by default the feed's. Thread-safe once
- * initialized.
+ * ({@code warn} or {@code fail-closed}) set its options, by default the feed's.
+ *
+ * <p>The token's binding to the client certificate is checked too (RFC 8705 §3): a token whose
+ * {@code cnf} names a certificate passes only when the request attribute {@link
+ * BearerCheck#CERTIFICATE_ATTRIBUTE} holds that certificate first, as the container's TLS or a
+ * trusted proxy's header through Tomcat's {@code SSLValve} sets it; otherwise 401 {@code
+ * invalid_token}. With the init-param {@code requireCertificateBinding} set to {@code true}, an
+ * unbound token is refused too ({@code BearerVerifier.Builder.requireCertificateBinding} for a
+ * filter made with a verifier). Thread-safe once initialized.
  */
 public final class BearerTokenFilter implements Filter {
   /** The request attribute that holds the {@code VerifiedToken} of a passed request. */
@@ -70,6 +78,12 @@ public final class BearerTokenFilter implements Filter {
 
   /** The init-param of what a stale feed does: {@code warn} (default) or {@code fail-closed}. */
   public static final String REVOCATION_ON_STALE_PARAM = "revocationOnStale";
+
+  /**
+   * The init-param that refuses tokens not bound to a client certificate (RFC 8705): {@code true}
+   * or {@code false} (default).
+   */
+  public static final String REQUIRE_BINDING_PARAM = "requireCertificateBinding";
 
   private BearerVerifier verifier;
   private List<String> requiredScopes;
@@ -114,6 +128,7 @@ public final class BearerTokenFilter implements Filter {
     } catch (IllegalArgumentException e) {
       throw new ServletException("init-param " + ISSUER_PARAM + ": " + e.getMessage(), e);
     }
+    builder.requireCertificateBinding(flag(config, REQUIRE_BINDING_PARAM));
     revocations = revocations(config, URI.create(issuer.strip()));
     if (revocations != null) {
       builder.revocations(revocations);
@@ -125,11 +140,7 @@ public final class BearerTokenFilter implements Filter {
   /** The feed the init-params ask for, polled once already; null when they ask for none. */
   private static RevocationFeed revocations(FilterConfig config, URI issuer)
       throws ServletException {
-    String on = param(config, REVOCATIONS_PARAM, "false");
-    if (!on.equals("true") && !on.equals("false")) {
-      throw new ServletException("init-param " + REVOCATIONS_PARAM + " must be true or false");
-    }
-    if (on.equals("false")) {
+    if (!flag(config, REVOCATIONS_PARAM)) {
       return null;
     }
     RevocationFeed.Builder feed = RevocationFeed.builder().issuer(issuer);
@@ -150,6 +161,15 @@ public final class BearerTokenFilter implements Filter {
     } catch (IllegalStateException e) {
       throw new ServletException("the revocation init-params: " + e.getMessage(), e);
     }
+  }
+
+  /** A {@code true} or {@code false} init-param; false when absent. */
+  private static boolean flag(FilterConfig config, String name) throws ServletException {
+    String on = param(config, name, "false");
+    if (!on.equals("true") && !on.equals("false")) {
+      throw new ServletException("init-param " + name + " must be true or false");
+    }
+    return on.equals("true");
   }
 
   private static String param(FilterConfig config, String name, String otherwise) {
@@ -190,7 +210,9 @@ public final class BearerTokenFilter implements Filter {
       throw new ServletException("BearerTokenFilter was not initialized");
     }
     List<String> headers = headers(http.getHeaders("Authorization"));
-    BearerCheck check = BearerCheck.of(verifier, headers, requiredScopes);
+    X509Certificate certificate =
+        BearerCheck.presentedCertificate(http.getAttribute(BearerCheck.CERTIFICATE_ATTRIBUTE));
+    BearerCheck check = BearerCheck.of(verifier, headers, certificate, requiredScopes);
     if (check instanceof BearerCheck.Passed passed) {
       http.setAttribute(VERIFIED_TOKEN, passed.token());
       chain.doFilter(new TokenRequest(http, passed.principal()), response);

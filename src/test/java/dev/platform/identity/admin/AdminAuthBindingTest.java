@@ -1,0 +1,146 @@
+package dev.platform.identity.admin;
+
+import static dev.platform.identity.verify.TestTokens.CLIENT_ID;
+import static dev.platform.identity.verify.TestTokens.CLOCK;
+import static dev.platform.identity.verify.TestTokens.ISSUER;
+import static dev.platform.identity.verify.TestTokens.KID;
+import static dev.platform.identity.verify.TestTokens.NOW;
+import static dev.platform.identity.verify.TestTokens.boundTo;
+import static dev.platform.identity.verify.TestTokens.serviceAccount;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.platform.identity.account.ServiceAccount;
+import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.account.TestAccounts;
+import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.db.Database;
+import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.revoke.Revocations;
+import dev.platform.identity.tls.TestPki;
+import dev.platform.identity.verify.BearerCheck;
+import dev.platform.identity.verify.BearerVerifier;
+import dev.platform.identity.verify.TestTokens;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import java.lang.reflect.Proxy;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.glassfish.jersey.server.ExtendedUriInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 39: the administration API admits a certificate-bound token (RFC 8705) only with the
+ * certificate of the request's connection, which Jersey shows as the request property of the
+ * servlet attribute. The request is faked; the account store is H2.
+ */
+class AdminAuthBindingTest {
+  private static final KeyPair KEYS = TestTokens.rsaKeyPair();
+  private static final TestPki CA = TestPki.authority("Admin CA");
+  private static final X509Certificate CLIENT = CA.client("CN=admin").certificate();
+  private static final X509Certificate OTHER = CA.client("CN=admin").certificate();
+  private static final String BOUND =
+      "Bearer "
+          + TestTokens.signed(
+              boundTo(serviceAccount().claim("scopes", List.of(AdminAuth.ADMIN)), CLIENT),
+              KEYS.getPrivate());
+
+  private final Database database = TestDatabases.h2();
+  private final AdminAuth auth = adminAuth();
+
+  @AfterEach
+  void close() {
+    database.close();
+  }
+
+  private AdminAuth adminAuth() {
+    ServiceAccounts accounts = new ServiceAccounts(database);
+    accounts.add(
+        ServiceAccount.create(
+            UUID.fromString(CLIENT_ID),
+            TestAccounts.catalogReader(),
+            TestAccounts.digest("digest"),
+            NOW.minus(Duration.ofDays(1))));
+    BearerVerifier verifier =
+        BearerVerifier.builder()
+            .issuer(ISSUER)
+            .clock(CLOCK)
+            .keyLocator(kid -> KID.equals(kid) ? Optional.of(KEYS.getPublic()) : Optional.empty())
+            .build();
+    return new AdminAuth(
+        verifier,
+        accounts,
+        new AuditLog(CLOCK),
+        List.of(),
+        new Revocations(ISSUER, database.dataSource(), Duration.ofHours(24), CLOCK));
+  }
+
+  @Test
+  void whenABoundAdminTokenComesWithItsCertificateThenTheCallerIsAdmitted() {
+    Map<String, Object> properties = properties(CLIENT);
+
+    auth.admit(request(properties), BOUND, List.of(AdminAuth.ADMIN));
+
+    assertEquals(CLIENT_ID, ((AdminAuth.Caller) caller(properties)).token().clientId());
+  }
+
+  @Test
+  void whenABoundAdminTokenComesWithoutOrWithAnotherCertificateThen401InvalidToken() {
+    for (X509Certificate presented : new X509Certificate[] {null, OTHER}) {
+      ApiError refused =
+          assertThrows(
+              ApiError.class,
+              () -> auth.admit(request(properties(presented)), BOUND, List.of(AdminAuth.ADMIN)));
+
+      assertEquals(401, refused.status());
+      assertEquals(Optional.of("Bearer error=\"invalid_token\""), refused.challenge());
+    }
+  }
+
+  @Test
+  void whenTheCertificateIsRequestedThenItIsTheFirstOfThePropertysChain() {
+    assertSame(CLIENT, AdminAuth.certificate(request(properties(CLIENT))));
+    assertEquals(null, AdminAuth.certificate(request(properties(null))));
+  }
+
+  private static Object caller(Map<String, Object> properties) {
+    return properties.get(AdminAuth.class.getName() + ".caller");
+  }
+
+  private static Map<String, Object> properties(X509Certificate certificate) {
+    Map<String, Object> properties = new HashMap<>();
+    if (certificate != null) {
+      properties.put(
+          BearerCheck.CERTIFICATE_ATTRIBUTE, new X509Certificate[] {certificate, CA.certificate()});
+    }
+    return properties;
+  }
+
+  private static ContainerRequestContext request(Map<String, Object> properties) {
+    ExtendedUriInfo uri =
+        (ExtendedUriInfo)
+            Proxy.newProxyInstance(
+                AdminAuthBindingTest.class.getClassLoader(),
+                new Class<?>[] {ExtendedUriInfo.class},
+                (proxy, method, args) ->
+                    method.getName().equals("getPath") ? "admin/v1/service-accounts" : null);
+    return (ContainerRequestContext)
+        Proxy.newProxyInstance(
+            AdminAuthBindingTest.class.getClassLoader(),
+            new Class<?>[] {ContainerRequestContext.class},
+            (proxy, method, args) ->
+                switch (method.getName()) {
+                  case "getUriInfo" -> uri;
+                  case "getProperty" -> properties.get((String) args[0]);
+                  case "setProperty" -> properties.put((String) args[0], args[1]);
+                  default -> null;
+                });
+  }
+}
