@@ -98,10 +98,16 @@ public class VerifyBenchmark {
               keys.getPrivate());
       header = "Bearer " + token;
       certificate = TestPki.authority("Bench CA").client("CN=orders,O=Bench").certificate();
+      // Another object of the same certificate. Not the JDK's factory: it caches certificates by
+      // their encoding and would give back the very object, so nothing would be hashed again.
       sameCertificate =
           (X509Certificate)
-              CertificateFactory.getInstance("X.509")
+              CertificateFactory.getInstance(
+                      "X.509", new org.bouncycastle.jce.provider.BouncyCastleProvider())
                   .generateCertificate(new ByteArrayInputStream(certificate.getEncoded()));
+      if (sameCertificate == certificate || !sameCertificate.equals(certificate)) {
+        throw new IllegalStateException("not another object of the same certificate");
+      }
       boundHeader =
           "Bearer "
               + TestTokens.signed(
