@@ -57,7 +57,13 @@ record ServerKeyStore(Path file, Path passwordFile) {
   }
 
   /** A key store ready for Tomcat. */
-  record Opened(KeyStore store, String password) {}
+  record Opened(KeyStore store, String password) {
+    /** Never the password. */
+    @Override
+    public String toString() {
+      return "ServerKeyStore.Opened[store=" + store.getType() + "]";
+    }
+  }
 
   private static boolean hasKey(KeyStore store) {
     try {

@@ -37,6 +37,7 @@ import javax.net.ssl.SSLParameters;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.SSLValve;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -289,5 +290,83 @@ class ClientCertificatesTest {
 
     assertNotEquals("CN=forged,O=Elsewhere", body(answer));
     assertEquals("none", body(answer));
+  }
+
+  /** A header never replaces the certificate a client presented over the launcher's own TLS. */
+  @Test
+  void whenATlsClientAlsoSendsTheHeaderFromATrustedAddressThenItsOwnCertificateStands()
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of(tls()));
+    args.addAll(List.of("--trusted-proxy", "127\\.0\\.0\\.1"));
+    int port = start(args.toArray(String[]::new));
+    TestPki.Issued own = PKI.client("CN=own,O=Kitchen");
+    X509Certificate named = PKI.client("CN=victim,O=Kitchen").certificate();
+    HttpClient http =
+        HttpClient.newBuilder()
+            .sslContext(TestPki.clientContext(PKI.certificate(), own))
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    HttpResponse<String> answer =
+        http.send(
+            HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + "/"))
+                .header("ssl_client_escaped_cert", escaped(named))
+                .timeout(Duration.ofSeconds(10))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+
+    assertEquals("CN=own,O=Kitchen", answer.body());
+  }
+
+  /** An SSLValve renamed in server.xml is gated under its own header names. */
+  @Test
+  void whenTheSslValveReadsAnotherHeaderThenTheGateRemovesThatOneFromOthers() throws Exception {
+    tomcat = new Tomcat();
+    tomcat.setBaseDir(folder.resolve("tomcat").toString());
+    tomcat.setPort(0);
+    tomcat.getConnector().setProperty("address", "127.0.0.1");
+    TrustedProxyHeaders gate = new TrustedProxyHeaders();
+    gate.setTrustedProxies("127\\.0\\.0\\.1");
+    SSLValve renamed = new SSLValve();
+    renamed.setSslClientEscapedCertHeader("x-client-cert");
+    tomcat.getEngine().getPipeline().addValve(gate);
+    tomcat.getEngine().getPipeline().addValve(renamed);
+    Context context = tomcat.addContext("", null);
+    Tomcat.addServlet(context, "echo", new Echo());
+    context.addServletMappingDecoded("/*", "echo");
+    tomcat.start();
+    int port = tomcat.getConnector().getLocalPort();
+    X509Certificate certificate = PKI.client("CN=forged,O=Elsewhere").certificate();
+    String header = "x-client-cert: " + escaped(certificate);
+
+    assertEquals("none", body(rawGet("127.0.0.2", port, header)));
+    assertEquals("CN=forged,O=Elsewhere", body(rawGet("127.0.0.1", port, header)));
+  }
+
+  /** An SSLValve that runs before the gate would believe anyone: the start fails, naming why. */
+  @Test
+  void whenAnSslValveComesBeforeTheGateThenTomcatDoesNotStart() {
+    tomcat = new Tomcat();
+    tomcat.setBaseDir(folder.resolve("tomcat").toString());
+    tomcat.setPort(0);
+    tomcat.getConnector().setProperty("address", "127.0.0.1");
+    TrustedProxyHeaders gate = new TrustedProxyHeaders();
+    gate.setTrustedProxies("127\\.0\\.0\\.1");
+    tomcat.getEngine().getPipeline().addValve(new SSLValve());
+    tomcat.getEngine().getPipeline().addValve(gate);
+    tomcat.addContext("", null);
+
+    LifecycleException refused = assertThrows(LifecycleException.class, tomcat::start);
+
+    String causes = causes(refused);
+    assertTrue(causes.contains("Put TrustedProxyHeaders first"), causes);
+  }
+
+  static String causes(Throwable thrown) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+      all.append(cause.getMessage()).append(" / ");
+    }
+    return all.toString();
   }
 }
