@@ -3,35 +3,24 @@ package dev.platform.identity.admin;
 import static dev.platform.identity.verify.TestTokens.CLIENT_ID;
 import static dev.platform.identity.verify.TestTokens.CLOCK;
 import static dev.platform.identity.verify.TestTokens.ISSUER;
-import static dev.platform.identity.verify.TestTokens.KID;
-import static dev.platform.identity.verify.TestTokens.NOW;
-import static dev.platform.identity.verify.TestTokens.boundTo;
-import static dev.platform.identity.verify.TestTokens.serviceAccount;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.platform.identity.account.ServiceAccount;
-import dev.platform.identity.account.ServiceAccounts;
-import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.revoke.Revocations;
-import dev.platform.identity.tls.TestPki;
+import dev.platform.identity.tls.BoundCaller;
 import dev.platform.identity.verify.BearerCheck;
-import dev.platform.identity.verify.BearerVerifier;
-import dev.platform.identity.verify.TestTokens;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.lang.reflect.Proxy;
-import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,44 +31,23 @@ import org.junit.jupiter.api.Test;
  * servlet attribute. The request is faked; the account store is H2.
  */
 class AdminAuthBindingTest {
-  private static final KeyPair KEYS = TestTokens.rsaKeyPair();
-  private static final TestPki CA = TestPki.authority("Admin CA");
-  private static final X509Certificate CLIENT = CA.client("CN=admin").certificate();
-  private static final X509Certificate OTHER = CA.client("CN=admin").certificate();
-  private static final String BOUND =
-      "Bearer "
-          + TestTokens.signed(
-              boundTo(serviceAccount().claim("scopes", List.of(AdminAuth.ADMIN)), CLIENT),
-              KEYS.getPrivate());
+  private static final BoundCaller CALLER = new BoundCaller("CN=admin", AdminAuth.ADMIN);
+  private static final String BOUND = CALLER.header();
+  private static final X509Certificate CLIENT = CALLER.certificate();
+  private static final X509Certificate OTHER = CALLER.other();
 
   private final Database database = TestDatabases.h2();
-  private final AdminAuth auth = adminAuth();
+  private final AdminAuth auth =
+      new AdminAuth(
+          CALLER.verifier(),
+          CALLER.accounts(database),
+          new AuditLog(CLOCK),
+          List.of(),
+          new Revocations(ISSUER, database.dataSource(), Duration.ofHours(24), CLOCK));
 
   @AfterEach
   void close() {
     database.close();
-  }
-
-  private AdminAuth adminAuth() {
-    ServiceAccounts accounts = new ServiceAccounts(database);
-    accounts.add(
-        ServiceAccount.create(
-            UUID.fromString(CLIENT_ID),
-            TestAccounts.catalogReader(),
-            TestAccounts.digest("digest"),
-            NOW.minus(Duration.ofDays(1))));
-    BearerVerifier verifier =
-        BearerVerifier.builder()
-            .issuer(ISSUER)
-            .clock(CLOCK)
-            .keyLocator(kid -> KID.equals(kid) ? Optional.of(KEYS.getPublic()) : Optional.empty())
-            .build();
-    return new AdminAuth(
-        verifier,
-        accounts,
-        new AuditLog(CLOCK),
-        List.of(),
-        new Revocations(ISSUER, database.dataSource(), Duration.ofHours(24), CLOCK));
   }
 
   @Test
@@ -117,8 +85,7 @@ class AdminAuthBindingTest {
   private static Map<String, Object> properties(X509Certificate certificate) {
     Map<String, Object> properties = new HashMap<>();
     if (certificate != null) {
-      properties.put(
-          BearerCheck.CERTIFICATE_ATTRIBUTE, new X509Certificate[] {certificate, CA.certificate()});
+      properties.put(BearerCheck.CERTIFICATE_ATTRIBUTE, CALLER.chain(certificate));
     }
     return properties;
   }

@@ -16,24 +16,7 @@ class TrustedProxyHeadersTest {
   @Test
   void whenAnUntrustedAddressRepeatsThenItIsLoggedOnceAMinute() {
     AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-    Clock clock =
-        new Clock() {
-          @Override
-          public Instant instant() {
-            return now.get();
-          }
-
-          @Override
-          public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-        };
-    TrustedProxyHeaders gate = new TrustedProxyHeaders(clock);
+    TrustedProxyHeaders gate = new TrustedProxyHeaders(fixed(now));
 
     assertTrue(gate.firstThisMinute("10.0.0.9"));
     assertFalse(gate.firstThisMinute("10.0.0.9"));
