@@ -49,6 +49,9 @@ class SelfSignedClientIT {
   static final TestPki.Issued CLIENT = TestPki.selfSigned("CN=orders");
   static final TestPki.Issued OTHER = TestPki.selfSigned("CN=orders");
 
+  /** The bootstrap administrator's Authorization header, once {@link #register} has made it. */
+  static String adminBearer;
+
   @TempDir Path data;
   @TempDir Path secrets;
 
@@ -90,6 +93,18 @@ class SelfSignedClientIT {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  static HttpResponse<String> put(URI uri, String body) throws Exception {
+    return http(null)
+        .send(
+            HttpRequest.newBuilder(uri)
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .header("Authorization", adminBearer)
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
   static HttpResponse<String> token(URI base, TestPki.Issued client, String body) throws Exception {
     return post(
         http(client),
@@ -124,6 +139,7 @@ class SelfSignedClientIT {
             "grant_type=client_credentials&client_id=" + adminId + "&client_secret=" + adminSecret);
     assertEquals(200, admin.statusCode(), admin.body());
     String bearer = "Bearer " + JSON.readTree(admin.body()).path("access_token").asText();
+    adminBearer = bearer;
     HttpResponse<String> created =
         post(
             http(null),
@@ -207,6 +223,19 @@ class SelfSignedClientIT {
           response.toSuccessResponse().getTokens().getAccessToken().getType());
       String sdkToken = response.toSuccessResponse().getTokens().getAccessToken().getValue();
       assertEquals(id, verifier.verifyToken(sdkToken, CLIENT.certificate(), List.of()).clientId());
+
+      // PUT .../jwks: a set without x5c is refused; the other certificate replaces this one.
+      URI keys = base.resolve("/admin/v1/service-accounts/" + id + "/jwks");
+      JsonNode withoutCertificate = JSON.readTree(jwks(OTHER));
+      ((com.fasterxml.jackson.databind.node.ObjectNode) withoutCertificate.path("keys").get(0))
+          .remove("x5c");
+      HttpResponse<String> bare = put(keys, "{\"jwks\":" + withoutCertificate + "}");
+      assertEquals(400, bare.statusCode(), bare.body());
+      assertTrue(bare.body().contains("has no x5c"), bare.body());
+      HttpResponse<String> replaced = put(keys, "{\"jwks\":" + jwks(OTHER) + "}");
+      assertEquals(200, replaced.statusCode(), replaced.body());
+      assertEquals(200, token(base, OTHER, form).statusCode());
+      assertEquals(401, token(base, CLIENT, form).statusCode());
     }
   }
 }

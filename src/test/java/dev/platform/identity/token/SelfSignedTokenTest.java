@@ -207,4 +207,37 @@ class SelfSignedTokenTest {
     assertEquals(401, secret.status());
     assertFalse(new String(secret.body(), StandardCharsets.UTF_8).contains("access_token"));
   }
+
+  @Test
+  void whenACertificateIsPresentedThenOnlyAClientIdAloneMakesItTheMethod() {
+    Optional<X509Certificate> presented = Optional.of(CLIENT.certificate());
+    UUID id = UUID.randomUUID();
+    assertEquals(
+        ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH,
+        TokenRequest.from(body(id), FORM, null, null, presented).authentication());
+    assertEquals(
+        ClientAuthentication.CLIENT_SECRET_POST,
+        TokenRequest.from(body(id) + "&client_secret=s", FORM, null, null, presented)
+            .authentication());
+    String basic =
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString((id + ":s").getBytes(StandardCharsets.UTF_8));
+    TokenRequest byBasic =
+        TokenRequest.from("grant_type=client_credentials", FORM, basic, null, presented);
+    assertEquals(ClientAuthentication.CLIENT_SECRET_BASIC, byBasic.authentication());
+    assertTrue(byBasic.certificate().isEmpty());
+    // Revocation and introspection parse the client the same way.
+    assertEquals(
+        ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH,
+        ClientCall.from("client_id=" + id + "&token=t", FORM, null, null, presented)
+            .client()
+            .authentication());
+    // A repeated client_id is still refused, certificate or not.
+    OAuthError repeated =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            OAuthError.class,
+            () -> TokenRequest.from(body(id) + "&client_id=" + id, FORM, null, null, presented));
+    assertEquals(OAuthError.INVALID_REQUEST, repeated.error());
+  }
 }
