@@ -150,6 +150,7 @@ class PublicSurfaceTest {
           entry("token.DiscoveryResource", JERSEY + "; built by web"),
           entry("token.FailureBudget", "ratelimit uses it"),
           entry("token.OAuthError", "ratelimit and web use it"),
+          entry("token.PresentedCertificate", "ratelimit reads the certificate as the token path"),
           entry("token.TokenAnswer", "console, ratelimit and web use it"),
           entry("token.TokenBody", "ratelimit and web use it"),
           entry("token.TokenEndpoint", "web builds the token endpoint through it"),

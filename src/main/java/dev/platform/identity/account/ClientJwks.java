@@ -7,12 +7,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.platform.identity.jose.Jwk;
 import dev.platform.identity.jose.JwkSet;
 import dev.platform.identity.jose.JwsAlgorithm;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -57,10 +62,16 @@ public final class ClientJwks {
 
   private final List<ClientKey> keys;
   private final String json;
+  private final List<X509Certificate> certificates;
 
   private ClientJwks(List<ClientKey> keys, String json) {
+    this(keys, json, List.of());
+  }
+
+  private ClientJwks(List<ClientKey> keys, String json, List<X509Certificate> certificates) {
     this.keys = keys;
     this.json = json;
+    this.certificates = certificates;
   }
 
   /**
@@ -89,6 +100,34 @@ public final class ClientJwks {
    * @throws IllegalArgumentException naming the first key that is refused and why
    */
   public static ClientJwks parse(JsonNode set) {
+    return parse(set, false);
+  }
+
+  /**
+   * The set of a {@code self_signed_tls_client_auth} account (RFC 8705 §2.2): checked as {@link
+   * #parse(JsonNode)} does, and each key must carry in {@code x5c} exactly one certificate (base64
+   * DER) whose public key is the key's own. The certificates are kept ({@link #certificates()}).
+   *
+   * @throws IllegalArgumentException naming the first key that is refused and why
+   */
+  public static ClientJwks parseCertified(JsonNode set) {
+    return parse(set, true);
+  }
+
+  /**
+   * A {@code self_signed_tls_client_auth} set as stored.
+   *
+   * @throws IOException when it is no JSON or {@link #parseCertified(JsonNode)} refuses it
+   */
+  public static ClientJwks parseCertified(byte[] json) throws IOException {
+    try {
+      return parseCertified(JSON.readTree(json));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private static ClientJwks parse(JsonNode set, boolean certified) {
     if (set == null || !set.isObject() || !set.path("keys").isArray()) {
       throw new IllegalArgumentException("jwks must be an object with a 'keys' array");
     }
@@ -99,9 +138,13 @@ public final class ClientJwks {
     List<ClientKey> keys = new ArrayList<>();
     ArrayNode kept = JSON.createArrayNode();
     Set<String> kids = new HashSet<>();
+    List<X509Certificate> certificates = new ArrayList<>();
     for (int i = 0; i < entries.size(); i++) {
       JsonNode jwk = entries.get(i);
       ClientKey key = key(i, jwk);
+      if (certified) {
+        certificates.add(certificate(i, jwk, key.key()));
+      }
       if (entries.size() > 1 && key.kid() == null) {
         throw refused(i, "has no kid, and a set of several keys needs one on each");
       }
@@ -109,7 +152,11 @@ public final class ClientJwks {
         throw refused(i, "repeats the kid '" + quoted(key.kid()) + "'");
       }
       keys.add(key);
-      kept.add(publicMembers(jwk));
+      ObjectNode members = publicMembers(jwk);
+      if (certified) {
+        members.set("x5c", jwk.get("x5c"));
+      }
+      kept.add(members);
     }
     ObjectNode canonical = JSON.createObjectNode();
     canonical.set("keys", kept);
@@ -118,7 +165,46 @@ public final class ClientJwks {
       throw new IllegalArgumentException(
           "jwks holds more than " + MAX_JSON + " characters of public keys");
     }
-    return new ClientJwks(List.copyOf(keys), json);
+    return new ClientJwks(List.copyOf(keys), json, List.copyOf(certificates));
+  }
+
+  /**
+   * RFC 8705 §2.2: the one certificate of a key's {@code x5c} (RFC 7517 §4.7: base64, not
+   * base64url, DER), which must hold the key itself. Neither its issuer nor its validity dates are
+   * judged: the registration is what is trusted.
+   */
+  private static X509Certificate certificate(int index, JsonNode jwk, PublicKey key) {
+    JsonNode x5c = jwk.get("x5c");
+    if (x5c == null) {
+      throw refused(
+          index, "has no x5c: a self_signed_tls_client_auth key must carry its certificate");
+    }
+    if (!x5c.isArray() || x5c.size() != 1 || !x5c.get(0).isTextual()) {
+      throw refused(index, "has an x5c that is not an array of exactly one base64 certificate");
+    }
+    X509Certificate certificate;
+    try {
+      byte[] der = Base64.getDecoder().decode(x5c.get(0).asText());
+      certificate =
+          (X509Certificate)
+              CertificateFactory.getInstance("X.509")
+                  .generateCertificate(new ByteArrayInputStream(der));
+    } catch (IllegalArgumentException | CertificateException | ClassCastException e) {
+      throw refused(index, "has an x5c certificate that does not parse as base64 DER X.509");
+    }
+    if (!Arrays.equals(certificate.getPublicKey().getEncoded(), key.getEncoded())) {
+      throw refused(
+          index, "has an x5c certificate whose public key is not the key's own (n, e or x, y)");
+    }
+    return certificate;
+  }
+
+  /**
+   * The registered certificates of a {@link #parseCertified} set, one per key in the set's order;
+   * empty for any other set.
+   */
+  public List<X509Certificate> certificates() {
+    return certificates;
   }
 
   /**

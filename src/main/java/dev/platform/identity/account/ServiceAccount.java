@@ -72,6 +72,9 @@ public class ServiceAccount {
   public static final String CLIENT_SECRET_POST = "client_secret_post";
   public static final String PRIVATE_KEY_JWT = "private_key_jwt";
 
+  /** RFC 8705 §2.2: the client's TLS certificate, one of those its {@code jwks} registers. */
+  public static final String SELF_SIGNED_TLS_CLIENT_AUTH = "self_signed_tls_client_auth";
+
   @Id
   @Column(name = "client_id")
   private String clientId;
@@ -219,8 +222,24 @@ public class ServiceAccount {
    */
   public static ServiceAccount createWithKeys(
       UUID clientId, AccountProfile profile, Keys keys, Instant now) {
+    return createWithKeys(clientId, profile, PRIVATE_KEY_JWT, keys, now);
+  }
+
+  /**
+   * A new active account of {@code method}, {@code private_key_jwt} or {@code
+   * self_signed_tls_client_auth} (whose keys are a set carrying their certificates, never a URL),
+   * with no secret at all.
+   */
+  public static ServiceAccount createWithKeys(
+      UUID clientId, AccountProfile profile, String method, Keys keys, Instant now) {
+    if (!method.equals(PRIVATE_KEY_JWT) && !method.equals(SELF_SIGNED_TLS_CLIENT_AUTH)) {
+      throw new IllegalArgumentException("not a key method: " + method);
+    }
+    if (method.equals(SELF_SIGNED_TLS_CLIENT_AUTH) && keys.jwks() == null) {
+      throw new IllegalArgumentException("a self_signed_tls_client_auth account needs a jwks");
+    }
     ServiceAccount account = new ServiceAccount(clientId, profile, null, now);
-    account.tokenEndpointAuthMethod = PRIVATE_KEY_JWT;
+    account.tokenEndpointAuthMethod = method;
     account.jwks = keys.jwks();
     account.jwksUri = keys.jwksUri();
     return account;
@@ -258,6 +277,9 @@ public class ServiceAccount {
     if (!usesKeys()) {
       throw new IllegalAccountStateException(
           "service account " + clientId + " authenticates with a secret and has no keys");
+    }
+    if (usesCertificate() && keys.jwks() == null) {
+      throw new IllegalArgumentException("a self_signed_tls_client_auth account needs a jwks");
     }
     jwks = keys.jwks();
     jwksUri = keys.jwksUri();
@@ -306,7 +328,11 @@ public class ServiceAccount {
     requireNotDeleted("given a new secret");
     if (usesKeys()) {
       throw new IllegalAccountStateException(
-          "service account " + clientId + " authenticates with private_key_jwt and has no secret");
+          "service account "
+              + clientId
+              + " authenticates with "
+              + tokenEndpointAuthMethod
+              + " and has no secret");
     }
     Instant until = now.plus(overlap);
     if (maxAge.isPresent() && until.isAfter(secretCreatedAt.plus(maxAge.get()))) {
@@ -384,9 +410,22 @@ public class ServiceAccount {
     return tokenEndpointAuthMethod;
   }
 
-  /** Whether the account proves itself with signed assertions, having no secret. */
+  /**
+   * Whether the account has keys and no secret: it proves itself with signed assertions ({@code
+   * private_key_jwt}) or with one of its keys' certificates ({@code self_signed_tls_client_auth}).
+   */
   public boolean usesKeys() {
+    return signsAssertions() || usesCertificate();
+  }
+
+  /** Whether the account proves itself with assertions signed by its keys (RFC 7523). */
+  public boolean signsAssertions() {
     return PRIVATE_KEY_JWT.equals(tokenEndpointAuthMethod);
+  }
+
+  /** Whether the account proves itself with a TLS client certificate it registered (RFC 8705). */
+  public boolean usesCertificate() {
+    return SELF_SIGNED_TLS_CLIENT_AUTH.equals(tokenEndpointAuthMethod);
   }
 
   /** Its own key set, as stored, when it is a {@code private_key_jwt} account that has one. */

@@ -33,7 +33,8 @@ public record NewAccount(
       List.of(
           ServiceAccount.CLIENT_SECRET_BASIC,
           ServiceAccount.CLIENT_SECRET_POST,
-          ServiceAccount.PRIVATE_KEY_JWT);
+          ServiceAccount.PRIVATE_KEY_JWT,
+          ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH);
 
   static final Pattern SERVICE = Pattern.compile("[a-z0-9_-]{1,100}");
 
@@ -54,26 +55,29 @@ public record NewAccount(
     }
     if (!METHODS.contains(tokenEndpointAuthMethod)) {
       throw ApiError.badRequest(
-          "token_endpoint_auth_method must be client_secret_basic, client_secret_post or"
-              + " private_key_jwt");
+          "token_endpoint_auth_method must be client_secret_basic, client_secret_post,"
+              + " private_key_jwt or self_signed_tls_client_auth");
     }
     return tokenEndpointAuthMethod;
   }
 
   /**
-   * The keys of a private_key_jwt account, or a 400; empty for a secret account, which must not be
-   * given any.
+   * The keys of a private_key_jwt or self_signed_tls_client_auth account, or a 400; empty for a
+   * secret account, which must not be given any.
    */
   Optional<ServiceAccount.Keys> keys(NewKeys.UriPolicy policy) {
     NewKeys keys = new NewKeys(jwks, jwksUri);
-    if (!method().equals(ServiceAccount.PRIVATE_KEY_JWT)) {
+    String method = method();
+    if (!method.equals(ServiceAccount.PRIVATE_KEY_JWT)
+        && !method.equals(ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH)) {
       if (keys.given()) {
         throw ApiError.badRequest(
-            "jwks and jwks_uri are only for token_endpoint_auth_method private_key_jwt");
+            "jwks and jwks_uri are only for token_endpoint_auth_method private_key_jwt or"
+                + " self_signed_tls_client_auth");
       }
       return Optional.empty();
     }
-    return Optional.of(keys.checked(policy));
+    return Optional.of(keys.checked(method, policy));
   }
 
   /** The profile to create, or a 400 naming the first bad field. */

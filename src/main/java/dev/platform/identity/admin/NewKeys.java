@@ -55,7 +55,32 @@ record NewKeys(@JsonProperty("jwks") JsonNode jwks, @JsonProperty("jwks_uri") St
     return jwks != null || jwksUri != null;
   }
 
-  /** The keys to store, or a 400 that says what is wrong with them. */
+  /**
+   * The keys to store for an account of {@code method}, or a 400 that says what is wrong with them:
+   * a self_signed_tls_client_auth account's are a set whose every key carries its certificate.
+   */
+  ServiceAccount.Keys checked(String method, UriPolicy policy) {
+    if (!method.equals(ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH)) {
+      return checked(policy);
+    }
+    if (jwksUri != null) {
+      throw ApiError.badRequest(
+          "jwks_uri is not accepted for self_signed_tls_client_auth: register the certificates"
+              + " in jwks, one x5c on each key");
+    }
+    if (jwks == null) {
+      throw ApiError.badRequest(
+          "a self_signed_tls_client_auth account needs jwks, each key carrying its certificate"
+              + " in x5c");
+    }
+    try {
+      return ServiceAccount.Keys.of(ClientJwks.parseCertified(jwks));
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+  }
+
+  /** The keys to store for a private_key_jwt account, or a 400 that says what is wrong. */
   ServiceAccount.Keys checked(UriPolicy policy) {
     if (jwks != null && jwksUri != null) {
       throw ApiError.badRequest("give jwks or jwks_uri, not both");

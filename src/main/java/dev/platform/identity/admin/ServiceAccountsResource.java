@@ -94,11 +94,12 @@ public final class ServiceAccountsResource {
     // the account gets to ask for (an attacker review found it).
     caller.requireMayCreate(profile);
     Optional<ServiceAccount.Keys> keys = body.keys(jwksUris);
-    // A private_key_jwt account gets no secret at all.
+    // A private_key_jwt or self_signed_tls_client_auth account gets no secret at all.
     String secret = keys.isPresent() ? null : ClientSecret.generate(random);
     ServiceAccount account =
         keys.isPresent()
-            ? ServiceAccount.createWithKeys(UUID.randomUUID(), profile, keys.get(), clock.instant())
+            ? ServiceAccount.createWithKeys(
+                UUID.randomUUID(), profile, body.method(), keys.get(), clock.instant())
             : ServiceAccount.create(
                 UUID.randomUUID(), profile, digest.of(secret), body.method(), clock.instant());
     accounts.add(account, caller.event("account.create", account, Map.of()));
@@ -200,8 +201,10 @@ public final class ServiceAccountsResource {
                 throw ApiError.conflict(
                     "service account "
                         + account.clientId()
-                        + " authenticates with private_key_jwt and has no secret: replace its"
-                        + " keys with PUT /admin/v1/service-accounts/{id}/jwks");
+                        + " authenticates with "
+                        + account.tokenEndpointAuthMethod()
+                        + " and has no secret: replace its keys with PUT"
+                        + " /admin/v1/service-accounts/{id}/jwks");
               }
               account.replaceSecret(newDigest, asked.overlap(), secretRotation.maxAge(), now);
             },
@@ -235,8 +238,9 @@ public final class ServiceAccountsResource {
             .getContext(NewKeys.class);
     // Reach first, then the keys, outside the transaction (a jwks_uri is looked up in DNS), then
     // the change, which checks the reach again under the row's lock.
-    get(clientId, request);
-    ServiceAccount.Keys keys = NewKeys.read(body, json).checked(jwksUris);
+    // An account's method never changes, so the keys are checked by the rules of the one read here.
+    String method = get(clientId, request).tokenEndpointAuthMethod();
+    ServiceAccount.Keys keys = NewKeys.read(body, json).checked(method, jwksUris);
     return json(
         change(
             clientId,
@@ -264,6 +268,7 @@ public final class ServiceAccountsResource {
 
   private static String kids(String jwks) {
     try {
+      // Read as a plain set: the kids are what the audit keeps, whatever the method.
       return ClientJwks.parse(jwks.getBytes(java.nio.charset.StandardCharsets.UTF_8))
           .keys()
           .stream()

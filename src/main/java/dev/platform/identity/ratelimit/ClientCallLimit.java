@@ -6,6 +6,7 @@ import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.token.ClientCall;
 import dev.platform.identity.token.FailureBudget;
 import dev.platform.identity.token.OAuthError;
+import dev.platform.identity.token.PresentedCertificate;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import jakarta.servlet.Filter;
@@ -61,7 +62,8 @@ public final class ClientCallLimit implements Filter {
               body.text(),
               http.getContentType(),
               http.getHeader("Authorization"),
-              http.getQueryString());
+              http.getQueryString(),
+              PresentedCertificate.of(http));
     } catch (OAuthError e) {
       body = null;
       refusal = e;

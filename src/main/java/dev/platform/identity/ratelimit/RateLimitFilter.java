@@ -5,6 +5,7 @@ import dev.platform.identity.http.BufferedRequest;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.token.FailureBudget;
 import dev.platform.identity.token.OAuthError;
+import dev.platform.identity.token.PresentedCertificate;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import dev.platform.identity.token.TokenMeters;
@@ -194,7 +195,8 @@ public final class RateLimitFilter implements Filter {
               body.text(),
               http.getContentType(),
               http.getHeader("Authorization"),
-              http.getQueryString());
+              http.getQueryString(),
+              PresentedCertificate.of(http));
       return new Reading(new BufferedRequest(http, body.bytes()), parsed, clientKey(parsed), null);
     } catch (OAuthError refusal) {
       return new Reading(null, null, null, refusal);

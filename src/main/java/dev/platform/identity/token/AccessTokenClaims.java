@@ -1,11 +1,14 @@
 package dev.platform.identity.token;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.scope.ChannelGrant;
 import dev.platform.identity.scope.GrantedScopes;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The payload of an access token (SPEC 2.5), claim by claim in this order; component names become
@@ -32,6 +35,8 @@ import java.util.List;
  * @param version the token format ({@link #VERSION})
  * @param channelPermissions the channel patterns per action
  * @param csPermissions SPEC 2.5's transitional alias: an identical value
+ * @param cnf the certificate the token is bound to (RFC 8705 §3.1), only in a token issued to a
+ *     client that authenticated with one; absent otherwise
  */
 record AccessTokenClaims(
     String iss,
@@ -51,7 +56,8 @@ record AccessTokenClaims(
     List<String> accessibleOrgs,
     int version,
     ChannelGrant channelPermissions,
-    ChannelGrant csPermissions) {
+    ChannelGrant csPermissions,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Confirmation cnf) {
   /** SPEC 2.5 {@code aud}: always {@code *}. */
   static final String AUDIENCE = "*";
 
@@ -61,11 +67,12 @@ record AccessTokenClaims(
   /** SPEC 2.5 {@code version}: the token format, raised when the claims change. */
   static final int VERSION = 1;
 
+  /** RFC 8705 §3.1: the SHA-256 thumbprint of the client's certificate. */
+  record Confirmation(@JsonProperty("x5t#S256") String x5tS256) {}
+
   /**
-   * The claims of a token for {@code account} carrying {@code granted}, valid from {@code issuedAt}
-   * ({@code iat} and {@code nbf}) until {@code expiresAt}. The SPEC 2.5 aliases are filled here and
-   * nowhere else: {@code sub} and {@code client_id}, {@code scopes} and {@code permissions}, {@code
-   * channel_permissions} and {@code cs_permissions}.
+   * As {@link #of(URI, ServiceAccount, GrantedScopes, String, Instant, Instant, Optional)},
+   * unbound.
    */
   static AccessTokenClaims of(
       URI issuer,
@@ -74,6 +81,24 @@ record AccessTokenClaims(
       String jti,
       Instant issuedAt,
       Instant expiresAt) {
+    return of(issuer, account, granted, jti, issuedAt, expiresAt, Optional.empty());
+  }
+
+  /**
+   * The claims of a token for {@code account} carrying {@code granted}, valid from {@code issuedAt}
+   * ({@code iat} and {@code nbf}) until {@code expiresAt}. The SPEC 2.5 aliases are filled here and
+   * nowhere else: {@code sub} and {@code client_id}, {@code scopes} and {@code permissions}, {@code
+   * channel_permissions} and {@code cs_permissions}. With {@code certificateThumbprint} the token
+   * is bound to that certificate ({@code cnf}).
+   */
+  static AccessTokenClaims of(
+      URI issuer,
+      ServiceAccount account,
+      GrantedScopes granted,
+      String jti,
+      Instant issuedAt,
+      Instant expiresAt,
+      Optional<String> certificateThumbprint) {
     String clientId = account.clientId().toString();
     List<String> scopes = granted.scopes();
     ChannelGrant channels = granted.channels();
@@ -95,6 +120,7 @@ record AccessTokenClaims(
         account.accessibleOrgs(),
         VERSION,
         channels,
-        channels);
+        channels,
+        certificateThumbprint.map(Confirmation::new).orElse(null));
   }
 }

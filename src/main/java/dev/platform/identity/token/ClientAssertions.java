@@ -204,7 +204,7 @@ final class ClientAssertions {
     ServiceAccount account = lookup.account();
     Optional<String> kid = Optional.ofNullable(assertion.header().kid());
     Optional<ClientJwks.ClientKey> key =
-        lookup.found() && account.usesKeys()
+        lookup.found() && account.signsAssertions()
             ? keys.find(account.clientId(), account.credential(), kid, alg)
             : Optional.empty();
     boolean verified =

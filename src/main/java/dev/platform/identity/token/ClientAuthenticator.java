@@ -4,7 +4,9 @@ import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
+import dev.platform.identity.verify.CertificateThumbprint;
 import java.net.URI;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,11 @@ import java.util.logging.Logger;
  * account's row names; only an overlap whose two secrets are under different peppers costs a second
  * one. A secret proven against a digest under a previous pepper is digested anew under the current
  * one, in one UPDATE on that rare path.
+ *
+ * <p>A {@code self_signed_tls_client_auth} client (RFC 8705 §2.2) is read by the same one read, and
+ * its presented certificate's thumbprint compared in constant time with each registered one; an
+ * unknown client_id, or an account of another method, is compared with the decoy's one thumbprint
+ * instead, and all of them fail with the same {@link #FAILED}.
  */
 final class ClientAuthenticator {
   static final String FAILED = "Client authentication failed: unknown client or wrong secret";
@@ -29,6 +36,10 @@ final class ClientAuthenticator {
 
   /** An account whose secret expires within this is audited, once a day. */
   static final Duration EXPIRY_WARNING = Duration.ofDays(14);
+
+  /** What an account without registered certificates is compared with: no certificate's. */
+  private static final List<String> DECOY_THUMBPRINTS =
+      List.of("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
   /** The decoy's previous secret never expires in any clock a deployment has. */
   private static final Duration DECOY_OVERLAP = Duration.ofDays(365L * 200);
@@ -40,6 +51,7 @@ final class ClientAuthenticator {
   private final Clock clock;
   private final Optional<Duration> secretMaxAge;
   private final SecretExpiryNotices notices = new SecretExpiryNotices();
+  private final AccountCertificates certificates = new AccountCertificates();
 
   /** How private_key_jwt clients' assertions are checked. */
   private final ClientAssertions assertions;
@@ -118,6 +130,9 @@ final class ClientAuthenticator {
           Optional.empty(),
           request.authentication());
     }
+    if (request.certificate().isPresent()) {
+      return byCertificate(request, request.certificate().get());
+    }
     ServiceAccounts.Lookup lookup =
         request
             .accountId()
@@ -164,6 +179,36 @@ final class ClientAuthenticator {
   }
 
   /**
+   * RFC 8705 §2.2: the presented certificate must be one the account registered. "Revoked" is said
+   * only to a client that presented one of a deactivated or deleted account's certificates.
+   */
+  private Authenticated byCertificate(TokenRequest request, X509Certificate presented) {
+    ServiceAccounts.Lookup lookup =
+        request
+            .accountId()
+            .map(id -> accounts.findOrDecoy(id, decoy))
+            .orElseGet(() -> new ServiceAccounts.Lookup(false, decoy));
+    ServiceAccount account = lookup.account();
+    boolean registers = lookup.found() && account.usesCertificate();
+    List<String> thumbprints =
+        registers ? certificates.of(account.jwks().orElseThrow()) : DECOY_THUMBPRINTS;
+    boolean matched = AccountCertificates.matchesAny(thumbprints, presented);
+    if (!registers || !matched) {
+      throw OAuthError.invalidClient(FAILED, false);
+    }
+    if (!account.isActive()) {
+      throw OAuthError.invalidClient(REVOKED, false);
+    }
+    return new Authenticated(
+        account,
+        SecretDigest.Match.NONE,
+        Optional.empty(),
+        Optional.empty(),
+        request.authentication(),
+        Optional.of(CertificateThumbprint.of(presented)));
+  }
+
+  /**
    * The secret is proven, so its digest under a previous pepper is made anew under the current one,
    * whatever the account's status. Only an optimisation of the rotation: a failure is logged, and
    * the request goes on.
@@ -198,13 +243,26 @@ final class ClientAuthenticator {
    *     has not said so today for this account
    * @param pepperMovedFrom the id of the previous pepper its secret's digest was just moved from to
    *     the current one, if this request moved it (the audit says so)
-   * @param method how it authenticated; with {@code private_key_jwt}, {@code secret} is {@code
-   *     NONE}
+   * @param method how it authenticated; with {@code private_key_jwt} or {@code
+   *     self_signed_tls_client_auth}, {@code secret} is {@code NONE}
+   * @param certificateThumbprint the {@code x5t#S256} of the certificate it authenticated with,
+   *     which its tokens are bound to (RFC 8705 §3); empty for other methods
    */
   record Authenticated(
       ServiceAccount account,
       SecretDigest.Match secret,
       Optional<Instant> expiryNotice,
       Optional<String> pepperMovedFrom,
-      ClientAuthentication method) {}
+      ClientAuthentication method,
+      Optional<String> certificateThumbprint) {
+
+    Authenticated(
+        ServiceAccount account,
+        SecretDigest.Match secret,
+        Optional<Instant> expiryNotice,
+        Optional<String> pepperMovedFrom,
+        ClientAuthentication method) {
+      this(account, secret, expiryNotice, pepperMovedFrom, method, Optional.empty());
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package dev.platform.identity.token;
 
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,10 +39,25 @@ public record ClientCall(TokenRequest client, String token, Optional<String> tok
    */
   public static ClientCall from(
       String body, String contentType, String authorization, String queryString) {
+    return from(body, contentType, authorization, queryString, Optional.empty());
+  }
+
+  /** As {@link #from(String, String, String, String)}, over a connection that presented one. */
+  public static ClientCall from(
+      String body,
+      String contentType,
+      String authorization,
+      String queryString,
+      Optional<X509Certificate> certificate) {
     rejectTokenIn(queryString);
     TokenRequest.Parsed parsed =
         TokenRequest.fromClientCall(
-            body, contentType, authorization, queryString, List.of(TOKEN, TOKEN_TYPE_HINT));
+            body,
+            contentType,
+            authorization,
+            queryString,
+            List.of(TOKEN, TOKEN_TYPE_HINT),
+            certificate);
     String token = parsed.parameters().get(TOKEN);
     if (token == null) {
       throw OAuthError.invalidRequest("missing parameter: token");

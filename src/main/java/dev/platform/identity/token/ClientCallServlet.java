@@ -84,6 +84,7 @@ final class ClientCallServlet extends HttpServlet {
         TokenBody.read(request).text(),
         request.getContentType(),
         request.getHeader("Authorization"),
-        request.getQueryString());
+        request.getQueryString(),
+        PresentedCertificate.of(request));
   }
 }

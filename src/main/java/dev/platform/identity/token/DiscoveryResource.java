@@ -46,7 +46,8 @@ public final class DiscoveryResource {
       List<String> revocationEndpointAuthSigningAlgValuesSupported,
       String introspectionEndpoint,
       List<String> introspectionEndpointAuthMethodsSupported,
-      List<String> introspectionEndpointAuthSigningAlgValuesSupported) {}
+      List<String> introspectionEndpointAuthSigningAlgValuesSupported,
+      boolean tlsClientCertificateBoundAccessTokens) {}
 
   @GET
   public Response metadata() {
@@ -56,7 +57,8 @@ public final class DiscoveryResource {
         List.of(
             ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
             ClientAuthentication.CLIENT_SECRET_POST.wireName(),
-            ClientAuthentication.PRIVATE_KEY_JWT.wireName());
+            ClientAuthentication.PRIVATE_KEY_JWT.wireName(),
+            ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH.wireName());
     Metadata metadata =
         new Metadata(
             base,
@@ -72,7 +74,9 @@ public final class DiscoveryResource {
             ClientJwks.ALGORITHMS,
             base + "/oauth/introspect",
             methods,
-            ClientJwks.ALGORITHMS);
+            ClientJwks.ALGORITHMS,
+            // RFC 8705 §3.3: a certificate-authenticated client's tokens are bound to it.
+            true);
     CacheControl cache = new CacheControl();
     cache.setMaxAge(MAX_AGE_SECONDS);
     return Response.ok(metadata).cacheControl(cache).build();

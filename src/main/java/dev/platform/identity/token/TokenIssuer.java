@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.UUID;
 
 /** Builds the claims of SPEC 2.5 and signs them with the key ring's current key (RS256). */
@@ -54,13 +55,29 @@ final class TokenIssuer {
 
   /** A signed access token for {@code account} carrying the granted {@code scopes}. */
   IssuedToken issue(ServiceAccount account, GrantedScopes granted) {
+    return issue(account, granted, Optional.empty());
+  }
+
+  /**
+   * As {@link #issue(ServiceAccount, GrantedScopes)}, bound to the client certificate whose {@code
+   * x5t#S256} is {@code certificateThumbprint}, when there is one (RFC 8705 §3).
+   */
+  IssuedToken issue(
+      ServiceAccount account, GrantedScopes granted, Optional<String> certificateThumbprint) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     boolean administers =
         granted.scopes().stream().anyMatch(scope -> scope.startsWith("identity:"));
     Instant expiry = now.plus(administers ? adminLifetime : lifetime);
     CurrentKey key = keys.current();
     AccessTokenClaims claims =
-        AccessTokenClaims.of(issuer, account, granted, UUID.randomUUID().toString(), now, expiry);
+        AccessTokenClaims.of(
+            issuer,
+            account,
+            granted,
+            UUID.randomUUID().toString(),
+            now,
+            expiry,
+            certificateThumbprint);
     String jwt = sign(new JwsHeader(RS256, "JWT", key.kid()), claims, key);
     return new IssuedToken(jwt, now, expiry, granted);
   }

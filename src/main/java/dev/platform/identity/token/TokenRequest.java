@@ -1,5 +1,6 @@
 package dev.platform.identity.token;
 
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import java.util.UUID;
  * @param scope the requested {@code scope}, empty when omitted or empty
  * @param authentication how the client sent its credentials
  * @param assertion the client assertion, present only for {@code private_key_jwt}
+ * @param certificate the TLS client certificate, present only for {@code
+ *     self_signed_tls_client_auth} (RFC 8705 §2.2): a request with a secret or an assertion
+ *     authenticates by that, whatever certificate its connection presented
  */
 public record TokenRequest(
     String grantType,
@@ -30,7 +34,8 @@ public record TokenRequest(
     String clientSecret,
     Optional<String> scope,
     ClientAuthentication authentication,
-    Optional<ReceivedAssertion> assertion) {
+    Optional<ReceivedAssertion> assertion,
+    Optional<X509Certificate> certificate) {
   /**
    * The request attribute under which the rate limit leaves the request it parsed, so that the
    * endpoint does not parse the same body again.
@@ -48,6 +53,15 @@ public record TokenRequest(
   static final String CLIENT_ASSERTION = "client_assertion";
 
   private static final String FORM = "application/x-www-form-urlencoded";
+
+  /**
+   * Added to a missing client_secret's description when the body names a client_id and the
+   * connection presented no certificate: the same for every client_id, so it says nothing about the
+   * account (its method included).
+   */
+  static final String NO_CERTIFICATE =
+      " (or, for a self_signed_tls_client_auth client: no client certificate was presented; is TLS"
+          + " terminated before the service without a trusted proxy passing it on?)";
 
   static final String NO_CREDENTIALS =
       "Client authentication is required: HTTP Basic, client_id and client_secret, or a client"
@@ -68,6 +82,18 @@ public record TokenRequest(
     Objects.requireNonNull(scope);
     Objects.requireNonNull(authentication);
     Objects.requireNonNull(assertion);
+    Objects.requireNonNull(certificate);
+  }
+
+  /** A request with a secret or an assertion. */
+  public TokenRequest(
+      String grantType,
+      String clientId,
+      String clientSecret,
+      Optional<String> scope,
+      ClientAuthentication authentication,
+      Optional<ReceivedAssertion> assertion) {
+    this(grantType, clientId, clientSecret, scope, authentication, assertion, Optional.empty());
   }
 
   /** A request with a secret. */
@@ -95,7 +121,22 @@ public record TokenRequest(
    */
   public static TokenRequest from(
       String body, String contentType, String authorization, String queryString) {
-    return parse(body, contentType, authorization, queryString, List.of(), true).request();
+    return from(body, contentType, authorization, queryString, Optional.empty());
+  }
+
+  /**
+   * As {@link #from(String, String, String, String)}, for a connection that presented {@code
+   * certificate}: a body with a client_id and no secret or assertion is then {@code
+   * self_signed_tls_client_auth} (RFC 8705 §2.2).
+   */
+  public static TokenRequest from(
+      String body,
+      String contentType,
+      String authorization,
+      String queryString,
+      Optional<X509Certificate> certificate) {
+    return parse(body, contentType, authorization, queryString, List.of(), true, certificate)
+        .request();
   }
 
   /**
@@ -112,8 +153,9 @@ public record TokenRequest(
       String contentType,
       String authorization,
       String queryString,
-      List<String> extra) {
-    return parse(body, contentType, authorization, queryString, extra, false);
+      List<String> extra,
+      Optional<X509Certificate> certificate) {
+    return parse(body, contentType, authorization, queryString, extra, false, certificate);
   }
 
   /** A parsed request and the values of its other parameters. */
@@ -125,7 +167,8 @@ public record TokenRequest(
       String authorization,
       String queryString,
       List<String> extra,
-      boolean grant) {
+      boolean grant,
+      Optional<X509Certificate> certificate) {
     requireForm(contentType);
     List<String> known = new ArrayList<>(grant ? KNOWN : KNOWN.subList(1, KNOWN.size()));
     known.addAll(extra);
@@ -149,6 +192,14 @@ public record TokenRequest(
       // the Basic challenge (RFC 7235 §3.1), where the token endpoint keeps SPEC 7.1's 400.
       throw OAuthError.invalidClient(NO_CREDENTIALS, true);
     }
+    if (basic.isEmpty()
+        && parameters.containsKey(CLIENT_ID)
+        && !parameters.containsKey(CLIENT_SECRET)) {
+      if (certificate.isPresent()) {
+        return new Parsed(withCertificate(parameters, certificate.get(), grant), parameters);
+      }
+      requirePresent(NO_CERTIFICATE, parameters, grant ? GRANT_TYPE : CLIENT_ID, CLIENT_SECRET);
+    }
     basic.ifPresent(
         credentials -> {
           putIfNotEmpty(parameters, CLIENT_ID, credentials.clientId());
@@ -170,6 +221,22 @@ public record TokenRequest(
                 ? ClientAuthentication.CLIENT_SECRET_BASIC
                 : ClientAuthentication.CLIENT_SECRET_POST);
     return new Parsed(request, parameters);
+  }
+
+  /** RFC 8705 §2.2: client_id in the body, no secret, and the connection's certificate. */
+  private static TokenRequest withCertificate(
+      Map<String, String> parameters, X509Certificate certificate, boolean grant) {
+    if (grant) {
+      requirePresent(parameters, GRANT_TYPE);
+    }
+    return new TokenRequest(
+        grant ? grantType(parameters) : CLIENT_CREDENTIALS,
+        parameters.get(CLIENT_ID),
+        "",
+        Optional.ofNullable(parameters.get(SCOPE)),
+        ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH,
+        Optional.empty(),
+        Optional.of(certificate));
   }
 
   /**
@@ -294,6 +361,11 @@ public record TokenRequest(
   }
 
   private static void requirePresent(Map<String, String> parameters, String... names) {
+    requirePresent("", parameters, names);
+  }
+
+  /** As {@link #requirePresent(Map, String...)}, {@code note} ending the description. */
+  private static void requirePresent(String note, Map<String, String> parameters, String... names) {
     List<String> missing = new ArrayList<>();
     for (String name : names) {
       if (!parameters.containsKey(name)) {
@@ -301,7 +373,7 @@ public record TokenRequest(
       }
     }
     if (!missing.isEmpty()) {
-      throw OAuthError.invalidRequest(listing("missing parameter", missing));
+      throw OAuthError.invalidRequest(listing("missing parameter", missing) + note);
     }
   }
 
@@ -320,6 +392,7 @@ public record TokenRequest(
         + ", authentication="
         + authentication
         + (assertion.isPresent() ? ", assertion=(hidden)" : "")
+        + (certificate.isPresent() ? ", certificate=(presented)" : "")
         + "]";
   }
 }

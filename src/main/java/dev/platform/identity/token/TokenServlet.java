@@ -10,10 +10,12 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -90,7 +92,8 @@ public final class TokenServlet extends HttpServlet {
     String contentType = request.getContentType();
     String authorization = request.getHeader("Authorization");
     String query = request.getQueryString();
-    return () -> TokenRequest.from(body, contentType, authorization, query);
+    Optional<X509Certificate> certificate = PresentedCertificate.of(request);
+    return () -> TokenRequest.from(body, contentType, authorization, query, certificate);
   }
 
   TokenMeters meters() {
@@ -169,10 +172,12 @@ public final class TokenServlet extends HttpServlet {
       authenticated = true;
       ServiceAccount account = client.account();
       TokenResponseBody token =
-          TokenResponseBody.from(issuer.issue(account, grant(account, request)));
+          TokenResponseBody.from(
+              issuer.issue(account, grant(account, request), client.certificateThumbprint()));
       Map<String, String> details = new LinkedHashMap<>();
       details.put("method", method.wireName());
-      if (method != ClientAuthentication.PRIVATE_KEY_JWT) {
+      if (method == ClientAuthentication.CLIENT_SECRET_BASIC
+          || method == ClientAuthentication.CLIENT_SECRET_POST) {
         details.put("secret", client.secret().name().toLowerCase(Locale.ROOT));
       }
       client.pepperMovedFrom().ifPresent(id -> details.put("pepper_moved_from", id));

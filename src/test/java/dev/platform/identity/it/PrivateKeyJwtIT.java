@@ -198,9 +198,10 @@ class PrivateKeyJwtIT {
                 + ",\"jwks_uri\":\"https://keys.example/j\"",
             "not both",
             ",\"jwks\":" + key.jwks(),
-            "only for token_endpoint_auth_method private_key_jwt",
+            "only for token_endpoint_auth_method private_key_jwt or self_signed_tls_client_auth",
             ",\"token_endpoint_auth_method\":\"client_secret_jwt\"",
-            "must be client_secret_basic, client_secret_post or private_key_jwt");
+            "must be client_secret_basic, client_secret_post, private_key_jwt or"
+                + " self_signed_tls_client_auth");
     refusals.forEach(
         (extra, reason) -> {
           HttpResponse<String> refused = create(admin, extra);

@@ -498,8 +498,19 @@ class TokenIT {
     assertEquals(Deployments.ISSUER + "/api/public-keys", metadata.get("jwks_uri").asText());
     assertEquals(List.of("client_credentials"), strings(metadata.get("grant_types_supported")));
     assertEquals(
-        List.of("client_secret_basic", "client_secret_post", "private_key_jwt"),
+        List.of(
+            "client_secret_basic",
+            "client_secret_post",
+            "private_key_jwt",
+            "self_signed_tls_client_auth"),
         strings(metadata.get("token_endpoint_auth_methods_supported")));
+    assertEquals(
+        metadata.get("token_endpoint_auth_methods_supported"),
+        metadata.get("revocation_endpoint_auth_methods_supported"));
+    assertEquals(
+        metadata.get("token_endpoint_auth_methods_supported"),
+        metadata.get("introspection_endpoint_auth_methods_supported"));
+    assertTrue(metadata.get("tls_client_certificate_bound_access_tokens").asBoolean());
     assertEquals(
         List.of("RS256", "PS256", "ES256"),
         strings(metadata.get("token_endpoint_auth_signing_alg_values_supported")));
