@@ -54,15 +54,6 @@ public record TokenRequest(
 
   private static final String FORM = "application/x-www-form-urlencoded";
 
-  /**
-   * Added to a missing client_secret's description when the body names a client_id and the
-   * connection presented no certificate: the same for every client_id, so it says nothing about the
-   * account (its method included).
-   */
-  static final String NO_CERTIFICATE =
-      " (or, for a self_signed_tls_client_auth client: no client certificate was presented; is TLS"
-          + " terminated before the service without a trusted proxy passing it on?)";
-
   static final String NO_CREDENTIALS =
       "Client authentication is required: HTTP Basic, client_id and client_secret, or a client"
           + " assertion";
@@ -198,7 +189,11 @@ public record TokenRequest(
       if (certificate.isPresent()) {
         return new Parsed(withCertificate(parameters, certificate.get(), grant), parameters);
       }
-      requirePresent(NO_CERTIFICATE, parameters, grant ? GRANT_TYPE : CLIENT_ID, CLIENT_SECRET);
+      // No certificate either: SPEC 7.1's answer to a missing secret, the same for every client_id
+      // (an invalid_client "no certificate" for certificate accounts alone would tell anyone who
+      // knows a client_id that it exists and how it authenticates; docs/mutual-tls.md says what to
+      // check when a certificate client gets it).
+      requirePresent("", parameters, grant ? GRANT_TYPE : CLIENT_ID, CLIENT_SECRET);
     }
     basic.ifPresent(
         credentials -> {
