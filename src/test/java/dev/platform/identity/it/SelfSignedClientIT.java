@@ -206,7 +206,10 @@ class SelfSignedClientIT {
       assertEquals("invalid_client", JSON.readTree(other.body()).path("error").asText());
       HttpResponse<String> none = token(base, null, form);
       assertEquals(400, none.statusCode(), none.body());
-      assertTrue(none.body().contains("no client certificate was presented"), none.body());
+      assertEquals(
+          "{\"error\":\"invalid_request\",\"error_description\":\"missing parameter: client_secret\"}",
+          none.body(),
+          "SPEC 7.1's answer to a missing secret, as for any client_id");
 
       SSLContext context = TestPki.clientContext(PKI.certificate(), CLIENT);
       SelfSignedTLSClientAuthentication authentication =
