@@ -189,6 +189,11 @@ public final class ClientJwks {
           (X509Certificate)
               CertificateFactory.getInstance("X.509")
                   .generateCertificate(new ByteArrayInputStream(der));
+      // The JDK's factory also reads PEM text, and stops after the first certificate: only the
+      // exact DER of one certificate is taken, so what is stored is what authenticates.
+      if (!Arrays.equals(certificate.getEncoded(), der)) {
+        throw new CertificateException("not exactly one DER certificate");
+      }
     } catch (IllegalArgumentException | CertificateException | ClassCastException e) {
       throw refused(index, "has an x5c certificate that does not parse as base64 DER X.509");
     }

@@ -14,6 +14,8 @@ import com.nimbusds.jose.jwk.ECKey;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.tls.TestPki;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.interfaces.ECPublicKey;
 import java.util.Base64;
 import java.util.List;
@@ -127,5 +129,38 @@ class SelfSignedRegistrationTest {
             "x", "org", List.of("catalog:read"), null, null, "tls_client_auth", null, null);
     ApiError error = assertThrows(ApiError.class, body::method);
     assertTrue(error.getMessage().contains("self_signed_tls_client_auth"));
+  }
+
+  static ArrayNode x5cOf(byte[] bytes) {
+    return JSON.createArrayNode().add(Base64.getEncoder().encodeToString(bytes));
+  }
+
+  @Test
+  void whenTheCertificateIsFollowedByAnotherThenA400() throws Exception {
+    ByteArrayOutputStream both = new ByteArrayOutputStream();
+    both.write(CLIENT.certificate().getEncoded());
+    both.write(OTHER.certificate().getEncoded());
+    String message = refused(set(jwk(CLIENT, x5cOf(both.toByteArray()))), null);
+    assertTrue(message.contains("does not parse"), message);
+  }
+
+  @Test
+  void whenTheCertificateIsFollowedByAnythingThenA400() throws Exception {
+    ByteArrayOutputStream trailing = new ByteArrayOutputStream();
+    trailing.write(CLIENT.certificate().getEncoded());
+    trailing.write("hidden".getBytes(StandardCharsets.UTF_8));
+    String message = refused(set(jwk(CLIENT, x5cOf(trailing.toByteArray()))), null);
+    assertTrue(message.contains("does not parse"), message);
+  }
+
+  @Test
+  void whenTheX5cHoldsPemTextNotDerThenA400() throws Exception {
+    String pem =
+        "-----BEGIN CERTIFICATE-----\n"
+            + Base64.getMimeEncoder().encodeToString(CLIENT.certificate().getEncoded())
+            + "\n-----END CERTIFICATE-----\n";
+    String message =
+        refused(set(jwk(CLIENT, x5cOf(pem.getBytes(StandardCharsets.US_ASCII)))), null);
+    assertTrue(message.contains("does not parse"), message);
   }
 }

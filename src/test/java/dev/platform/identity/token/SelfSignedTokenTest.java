@@ -6,9 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.ECDSASigner;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.util.Base64;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.SecretDigest;
@@ -27,6 +33,7 @@ import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -240,5 +247,72 @@ class SelfSignedTokenTest {
             OAuthError.class,
             () -> TokenRequest.from(body(id) + "&client_id=" + id, FORM, null, null, presented));
     assertEquals(OAuthError.INVALID_REQUEST, repeated.error());
+  }
+
+  String assertion(UUID id) throws Exception {
+    JWTClaimsSet claims =
+        new JWTClaimsSet.Builder()
+            .issuer(id.toString())
+            .subject(id.toString())
+            .audience(settings.tokens().issuer() + "/oauth/token")
+            .issueTime(Date.from(clock.instant()))
+            .expirationTime(Date.from(clock.instant().plusSeconds(60)))
+            .jwtID(UUID.randomUUID().toString())
+            .build();
+    SignedJWT jwt =
+        new SignedJWT(
+            new JWSHeader.Builder(JWSAlgorithm.ES256).keyID("tls").type(JOSEObjectType.JWT).build(),
+            claims);
+    jwt.sign(new ECDSASigner((java.security.interfaces.ECPrivateKey) CLIENT.keys().getPrivate()));
+    return jwt.serialize();
+  }
+
+  @Test
+  void whenTheCertificateKeySignsAnAssertionThenItIsRefusedWithOrWithoutTheCertificate()
+      throws Exception {
+    UUID id = certificateAccount();
+    String body =
+        "grant_type=client_credentials&client_assertion_type="
+            + ReceivedAssertion.TYPE
+            + "&client_assertion="
+            + assertion(id);
+    TokenAnswer without = answer(body, null, null);
+    TokenAnswer with = answer(body, null, CLIENT.certificate());
+    assertEquals(401, without.status(), new String(without.body(), StandardCharsets.UTF_8));
+    assertEquals(401, with.status(), new String(with.body(), StandardCharsets.UTF_8));
+    TokenAnswer withId = answer(body + "&client_id=" + id, null, CLIENT.certificate());
+    assertEquals(401, withId.status(), new String(withId.body(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void whenBasicCarriesTheIdWithNoPasswordThenTheCertificateDoesNotAuthenticate() throws Exception {
+    UUID id = certificateAccount();
+    String basic =
+        "Basic "
+            + java.util.Base64.getEncoder()
+                .encodeToString((id + ":").getBytes(StandardCharsets.UTF_8));
+    TokenAnswer a = answer("grant_type=client_credentials", basic, CLIENT.certificate());
+    assertFalse(new String(a.body(), StandardCharsets.UTF_8).contains("access_token"));
+    TokenAnswer b = answer(body(id), basic, CLIENT.certificate());
+    assertFalse(new String(b.body(), StandardCharsets.UTF_8).contains("access_token"));
+    // empty client_secret in the body = omitted (RFC 6749 §3.2): certificate path, fine
+    TokenAnswer c = answer(body(id) + "&client_secret=", null, CLIENT.certificate());
+    assertEquals(200, c.status(), new String(c.body(), StandardCharsets.UTF_8));
+    // upper-case client_id names the same account; token's sub is canonical
+    TokenAnswer d =
+        answer(
+            "grant_type=client_credentials&client_id=" + id.toString().toUpperCase(),
+            null,
+            CLIENT.certificate());
+    assertEquals(200, d.status(), new String(d.body(), StandardCharsets.UTF_8));
+    assertEquals(id.toString(), payload(d).path("sub").asText());
+  }
+
+  @Test
+  void whenTheAccountIsDeletedThenItsCertificateGetsNoToken() throws Exception {
+    UUID id = certificateAccount();
+    accounts.change(id, account -> account.delete(clock.instant()));
+    TokenAnswer a = answer(body(id), null, CLIENT.certificate());
+    assertEquals(401, a.status(), new String(a.body(), StandardCharsets.UTF_8));
   }
 }
