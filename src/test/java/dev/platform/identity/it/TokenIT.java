@@ -404,7 +404,20 @@ class TokenIT {
     SecondNode.Client client = node.create(catalogReader());
     String huge = form("grant_type", "client_credentials", "padding", "x".repeat(17 * 1024));
 
-    HttpResponse<String> declared = post(huge);
+    // Declared over the cap, the body is refused unread and the connection closed (maxSwallowSize
+    // 0: issue 35). A client that sends it anyway can have its read of the 400 cut by the reset
+    // that closing over unread bytes makes (once in CI). So this client asks first, as
+    // RFC 9110 §10.1.1 lets a client with a large body do: the 400 comes instead of a 100, and no
+    // body is sent. HugeBodiesChaosIT sends such bodies without asking, on every route.
+    HttpResponse<String> declared =
+        new Http(base)
+            .send(
+                new Http(base)
+                    .request("/oauth/token")
+                    .header("Content-Type", FORM)
+                    .expectContinue(true)
+                    .POST(HttpRequest.BodyPublishers.ofString(huge))
+                    .build());
     HttpResponse<String> chunked = postChunked(huge);
 
     for (HttpResponse<String> response : List.of(declared, chunked)) {
