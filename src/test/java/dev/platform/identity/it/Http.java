@@ -65,23 +65,27 @@ public final class Http {
   /** Bodies longer than this (the token endpoint's cap, 16 KiB) are sent after asking. */
   static final int LARGE_BODY = 16 * 1024;
 
+  /**
+   * {@code request} with {@code method} and {@code body} (none when null). A body over {@link
+   * #LARGE_BODY} is sent after asking (RFC 9110 §10.1.1): past its cap the service refuses it
+   * unread and closes the connection (issue 35), and a client that sends it anyway can have its
+   * read of the refusal cut by the reset that closing over unread bytes makes; asked first, the
+   * refusal comes instead of a 100 and no body is sent.
+   */
+  public static HttpRequest.Builder withBody(
+      HttpRequest.Builder request, String method, String body) {
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    return request.expectContinue(body != null && body.length() > LARGE_BODY);
+  }
+
   public HttpResponse<String> admin(String method, String path, String bearer, String json) {
-    HttpRequest.Builder request =
-        request("/admin/v1" + path)
-            .method(
-                method,
-                json == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(json));
+    HttpRequest.Builder request = withBody(request("/admin/v1" + path), method, json);
     if (json != null) {
       request.header("Content-Type", "application/json");
-    }
-    if (json != null && json.length() > LARGE_BODY) {
-      // Refused unread past the cap, with the connection closed (issue 35): a client that sends
-      // such a body anyway can have its read of the answer cut by the reset that closing over
-      // unread bytes makes. So it asks first (RFC 9110 §10.1.1), and the refusal comes instead of
-      // a 100 with no body sent.
-      request.expectContinue(true);
     }
     if (bearer != null) {
       request.header("Authorization", "Bearer " + bearer);
