@@ -151,6 +151,9 @@ class PublicSurfaceTest {
           entry("token.FailureBudget", "ratelimit uses it"),
           entry("token.OAuthError", "ratelimit and web use it"),
           entry("token.PresentedCertificate", "ratelimit reads the certificate as the token path"),
+          entry(
+              "account.CertificateSubject",
+              "admin registers a tls_client_auth subject that the token path matches"),
           entry("token.TokenAnswer", "console, ratelimit and web use it"),
           entry("token.TokenBody", "ratelimit and web use it"),
           entry("token.TokenEndpoint", "web builds the token endpoint through it"),

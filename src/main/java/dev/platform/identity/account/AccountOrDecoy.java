@@ -23,10 +23,11 @@ final class AccountOrDecoy {
    * shape of an account in an overlap, and an account is never given its secrets. The last two
    * columns are the ids of the peppers the two digests are under; the decoy's are the current
    * pepper's, so it costs one HMAC like an account on the current pepper. Then the method, the
-   * decoy's a secret one, and a private_key_jwt account's keys: a secret account's digest columns
-   * are null for a key account, so the decoy's stand in for them, and no secret ever matches them.
-   * Each computed column is named: a result column's label is otherwise the text of its expression,
-   * which H2 writes out anew for EclipseLink on every read. The annotation that prepares it needs a
+   * decoy's a secret one, a private_key_jwt account's keys, a tls_client_auth account's subject and
+   * whether its tokens are bound to a certificate: a secret account's digest columns are null for a
+   * key account, so the decoy's stand in for them, and no secret ever matches them. Each computed
+   * column is named: a result column's label is otherwise the text of its expression, which H2
+   * writes out anew for EclipseLink on every read. The annotation that prepares it needs a
    * constant, so the columns are written out here; ServiceAccountColumnsTest holds them, and their
    * positions, to the entity's mapping.
    */
@@ -47,7 +48,8 @@ final class AccountOrDecoy {
           + " case when a.client_id is null then ? else a.previous_secret_pepper_id end"
           + " as previous_secret_pepper_id,"
           + " coalesce(a.token_endpoint_auth_method, ?) as token_endpoint_auth_method,"
-          + " a.jwks, a.jwks_uri"
+          + " a.jwks, a.jwks_uri, a.tls_client_auth_subject_kind, a.tls_client_auth_subject,"
+          + " coalesce(a.certificate_bound_tokens, false) as certificate_bound_tokens"
           + " from (select 1 as one) always_one_row"
           + " left join service_account a on a.client_id = ?";
 
@@ -112,7 +114,13 @@ final class AccountOrDecoy {
             instant(row[11]),
             row[12] == null ? null : new SecretDigest.Digest((String) row[12], (String) row[15]),
             instant(row[13])),
-        new ServiceAccount.Credential((String) row[16], (String) row[17], (String) row[18]),
+        new ServiceAccount.Credential(
+            (String) row[16],
+            (String) row[17],
+            (String) row[18],
+            CertificateSubject.Kind.named((String) row[19])
+                .map(kind -> new CertificateSubject(kind, (String) row[20])),
+            Boolean.TRUE.equals(row[21])),
         instant(row[9]),
         instant(row[10]));
   }

@@ -75,6 +75,12 @@ public class ServiceAccount {
   /** RFC 8705 §2.2: the client's TLS certificate, one of those its {@code jwks} registers. */
   public static final String SELF_SIGNED_TLS_CLIENT_AUTH = "self_signed_tls_client_auth";
 
+  /**
+   * RFC 8705 §2.1: the client's TLS certificate, chained to a CA the operator trusts and carrying
+   * the subject the account registers.
+   */
+  public static final String TLS_CLIENT_AUTH = "tls_client_auth";
+
   @Id
   @Column(name = "client_id")
   private String clientId;
@@ -126,6 +132,21 @@ public class ServiceAccount {
   @Column(name = "jwks_uri")
   private String jwksUri;
 
+  /** A tls_client_auth client's subject form (its RFC 8705 §2.1.2 metadata name), or null. */
+  @Column(name = "tls_client_auth_subject_kind")
+  private String tlsSubjectKind;
+
+  /** A tls_client_auth client's subject, in the form {@link #tlsSubjectKind} names, or null. */
+  @Column(name = "tls_client_auth_subject")
+  private String tlsSubject;
+
+  /**
+   * RFC 8705 §3.4: a secret or private_key_jwt client whose tokens are bound to its connection's
+   * certificate; a certificate client's always are, whatever this says.
+   */
+  @Column(name = "certificate_bound_tokens")
+  private boolean certificateBoundTokens;
+
   @Column(name = "created_at")
   private Instant createdAt;
 
@@ -172,6 +193,14 @@ public class ServiceAccount {
     account.tokenEndpointAuthMethod = credential.method();
     account.jwks = credential.jwks();
     account.jwksUri = credential.jwksUri();
+    credential
+        .subject()
+        .ifPresent(
+            subject -> {
+              account.tlsSubjectKind = subject.kind().metadataName();
+              account.tlsSubject = subject.value();
+            });
+    account.certificateBoundTokens = credential.boundTokens();
     account.clientId = clientId;
     account.name = profile.name();
     account.organizationId = profile.organizationId();
@@ -246,6 +275,28 @@ public class ServiceAccount {
   }
 
   /**
+   * A new active {@code tls_client_auth} account (RFC 8705 §2.1), with no secret and no keys: its
+   * certificate must chain to a CA the operator trusts and carry {@code subject}.
+   */
+  public static ServiceAccount createWithSubject(
+      UUID clientId, AccountProfile profile, CertificateSubject subject, Instant now) {
+    ServiceAccount account = new ServiceAccount(clientId, profile, null, now);
+    account.tokenEndpointAuthMethod = TLS_CLIENT_AUTH;
+    account.tlsSubjectKind = subject.kind().metadataName();
+    account.tlsSubject = subject.value();
+    return account;
+  }
+
+  /**
+   * RFC 8705 §3.4: this secret or private_key_jwt account's tokens are bound to the certificate its
+   * connection presents, and it gets none without one. A certificate account's always are.
+   */
+  public ServiceAccount bindingTokens() {
+    certificateBoundTokens = true;
+    return this;
+  }
+
+  /**
    * Where a {@code private_key_jwt} account's public keys are: a set of its own ({@code jwks}, the
    * JSON {@link ClientJwks#json()} keeps), or the https URL it publishes them at; exactly one.
    */
@@ -266,17 +317,32 @@ public class ServiceAccount {
   }
 
   /**
-   * How an account read by the token path proves itself: its method, and its key set or key set URL
-   * when that is {@code private_key_jwt} (else both null).
+   * How an account read by the token path proves itself: its method; its key set or key set URL
+   * when that is {@code private_key_jwt} or {@code self_signed_tls_client_auth} (else both null);
+   * its certificate's subject when that is {@code tls_client_auth}; and whether its tokens are
+   * bound to its connection's certificate though it authenticates otherwise.
    */
-  public record Credential(String method, String jwks, String jwksUri) {}
+  public record Credential(
+      String method,
+      String jwks,
+      String jwksUri,
+      Optional<CertificateSubject> subject,
+      boolean boundTokens) {
+    public Credential(String method, String jwks, String jwksUri) {
+      this(method, jwks, jwksUri, Optional.empty(), false);
+    }
+  }
 
   /** Replaces a {@code private_key_jwt} account's keys; the old ones fail at once. */
   public void replaceKeys(Keys keys, Instant now) {
     requireNotDeleted("given new keys");
     if (!usesKeys()) {
       throw new IllegalAccountStateException(
-          "service account " + clientId + " authenticates with a secret and has no keys");
+          "service account "
+              + clientId
+              + " authenticates with "
+              + tokenEndpointAuthMethod
+              + " and has no keys");
     }
     if (usesCertificate() && keys.jwks() == null) {
       throw new IllegalArgumentException("a self_signed_tls_client_auth account needs a jwks");
@@ -326,7 +392,7 @@ public class ServiceAccount {
   public void replaceSecret(
       SecretDigest.Digest newDigest, Duration overlap, Optional<Duration> maxAge, Instant now) {
     requireNotDeleted("given a new secret");
-    if (usesKeys()) {
+    if (!hasSecret()) {
       throw new IllegalAccountStateException(
           "service account "
               + clientId
@@ -410,12 +476,18 @@ public class ServiceAccount {
     return tokenEndpointAuthMethod;
   }
 
+  /** Whether the account proves itself with a client secret (either secret method). */
+  public boolean hasSecret() {
+    return CLIENT_SECRET_BASIC.equals(tokenEndpointAuthMethod)
+        || CLIENT_SECRET_POST.equals(tokenEndpointAuthMethod);
+  }
+
   /**
-   * Whether the account has keys and no secret: it proves itself with signed assertions ({@code
+   * Whether the account registers keys: it proves itself with signed assertions ({@code
    * private_key_jwt}) or with one of its keys' certificates ({@code self_signed_tls_client_auth}).
    */
   public boolean usesKeys() {
-    return signsAssertions() || usesCertificate();
+    return signsAssertions() || SELF_SIGNED_TLS_CLIENT_AUTH.equals(tokenEndpointAuthMethod);
   }
 
   /** Whether the account proves itself with assertions signed by its keys (RFC 7523). */
@@ -423,9 +495,32 @@ public class ServiceAccount {
     return PRIVATE_KEY_JWT.equals(tokenEndpointAuthMethod);
   }
 
-  /** Whether the account proves itself with a TLS client certificate it registered (RFC 8705). */
+  /**
+   * Whether the account proves itself with a TLS client certificate (RFC 8705): one it registered
+   * ({@code self_signed_tls_client_auth}) or one of a trusted CA for its subject ({@code
+   * tls_client_auth}).
+   */
   public boolean usesCertificate() {
-    return SELF_SIGNED_TLS_CLIENT_AUTH.equals(tokenEndpointAuthMethod);
+    return SELF_SIGNED_TLS_CLIENT_AUTH.equals(tokenEndpointAuthMethod)
+        || TLS_CLIENT_AUTH.equals(tokenEndpointAuthMethod);
+  }
+
+  /** The subject a {@code tls_client_auth} account's certificate must carry; else empty. */
+  public Optional<CertificateSubject> certificateSubject() {
+    return tlsSubjectKind == null
+        ? Optional.empty()
+        : Optional.of(
+            new CertificateSubject(
+                CertificateSubject.Kind.named(tlsSubjectKind).orElseThrow(), tlsSubject));
+  }
+
+  /**
+   * Whether its tokens are bound to its connection's certificate (RFC 8705 §3): always for a
+   * certificate account, by registration for the others ({@code
+   * tls_client_certificate_bound_access_tokens}).
+   */
+  public boolean bindsTokens() {
+    return certificateBoundTokens || usesCertificate();
   }
 
   /** Its own key set, as stored, when it is a {@code private_key_jwt} account that has one. */
@@ -440,7 +535,8 @@ public class ServiceAccount {
 
   /** How it proves itself, as the token path reads it. */
   public Credential credential() {
-    return new Credential(tokenEndpointAuthMethod, jwks, jwksUri);
+    return new Credential(
+        tokenEndpointAuthMethod, jwks, jwksUri, certificateSubject(), certificateBoundTokens);
   }
 
   /** The current secret's digest and the id of the pepper it is under. */

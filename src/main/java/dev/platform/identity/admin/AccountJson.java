@@ -2,6 +2,7 @@ package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.platform.identity.account.CertificateSubject;
 import dev.platform.identity.account.ServiceAccount;
 import java.time.Instant;
 import java.util.List;
@@ -23,7 +24,13 @@ public record AccountJson(
     @JsonInclude(JsonInclude.Include.NON_NULL) String previousSecretExpiresAt,
     String tokenEndpointAuthMethod,
     @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String jwks,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String jwksUri) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String jwksUri,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSubjectDn,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanDns,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanUri,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanIp,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanEmail,
+    boolean tlsClientCertificateBoundAccessTokens) {
 
   /** The account at {@code now}: the previous secret's expiry only while it still works. */
   static AccountJson from(ServiceAccount account, Instant now) {
@@ -41,7 +48,22 @@ public record AccountJson(
         account.previousSecretExpiresAt(now).map(Instant::toString).orElse(null),
         account.tokenEndpointAuthMethod(),
         account.jwks().orElse(null),
-        account.jwksUri().orElse(null));
+        account.jwksUri().orElse(null),
+        subject(account, CertificateSubject.Kind.SUBJECT_DN),
+        subject(account, CertificateSubject.Kind.SAN_DNS),
+        subject(account, CertificateSubject.Kind.SAN_URI),
+        subject(account, CertificateSubject.Kind.SAN_IP),
+        subject(account, CertificateSubject.Kind.SAN_EMAIL),
+        account.bindsTokens());
+  }
+
+  /** A tls_client_auth account's subject, when it is of {@code kind}; else null. */
+  private static String subject(ServiceAccount account, CertificateSubject.Kind kind) {
+    return account
+        .certificateSubject()
+        .filter(subject -> subject.kind() == kind)
+        .map(CertificateSubject::value)
+        .orElse(null);
   }
 
   /**
@@ -61,7 +83,13 @@ public record AccountJson(
       String createdAt,
       String tokenEndpointAuthMethod,
       @JsonInclude(JsonInclude.Include.NON_NULL) @JsonRawValue String jwks,
-      @JsonInclude(JsonInclude.Include.NON_NULL) String jwksUri) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String jwksUri,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSubjectDn,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanDns,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanUri,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanIp,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanEmail,
+      boolean tlsClientCertificateBoundAccessTokens) {
 
     static Created from(ServiceAccount account, String secret) {
       return new Created(
@@ -77,7 +105,13 @@ public record AccountJson(
           account.createdAt().toString(),
           account.tokenEndpointAuthMethod(),
           account.jwks().orElse(null),
-          account.jwksUri().orElse(null));
+          account.jwksUri().orElse(null),
+          subject(account, CertificateSubject.Kind.SUBJECT_DN),
+          subject(account, CertificateSubject.Kind.SAN_DNS),
+          subject(account, CertificateSubject.Kind.SAN_URI),
+          subject(account, CertificateSubject.Kind.SAN_IP),
+          subject(account, CertificateSubject.Kind.SAN_EMAIL),
+          account.bindsTokens());
     }
   }
 

@@ -3,11 +3,14 @@ package dev.platform.identity.admin;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.CertificateSubject;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.scope.ScopeCatalog;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -20,7 +23,14 @@ public record NewAccount(
     @JsonProperty("service_name") String serviceName,
     @JsonProperty("token_endpoint_auth_method") String tokenEndpointAuthMethod,
     @JsonProperty("jwks") JsonNode jwks,
-    @JsonProperty("jwks_uri") String jwksUri) {
+    @JsonProperty("jwks_uri") String jwksUri,
+    @JsonProperty("tls_client_auth_subject_dn") String tlsClientAuthSubjectDn,
+    @JsonProperty("tls_client_auth_san_dns") String tlsClientAuthSanDns,
+    @JsonProperty("tls_client_auth_san_uri") String tlsClientAuthSanUri,
+    @JsonProperty("tls_client_auth_san_ip") String tlsClientAuthSanIp,
+    @JsonProperty("tls_client_auth_san_email") String tlsClientAuthSanEmail,
+    @JsonProperty("tls_client_certificate_bound_access_tokens")
+        Boolean tlsClientCertificateBoundAccessTokens) {
 
   static final int MAX_NAME = 200;
   static final int MAX_ORGS = 50;
@@ -34,6 +44,7 @@ public record NewAccount(
           ServiceAccount.CLIENT_SECRET_BASIC,
           ServiceAccount.CLIENT_SECRET_POST,
           ServiceAccount.PRIVATE_KEY_JWT,
+          ServiceAccount.TLS_CLIENT_AUTH,
           ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH);
 
   static final Pattern SERVICE = Pattern.compile("[a-z0-9_-]{1,100}");
@@ -48,6 +59,33 @@ public record NewAccount(
     this(name, organizationId, scopes, accessibleOrgs, serviceName, null, null, null);
   }
 
+  /** An account of {@code method}, with its keys where it has some. */
+  public NewAccount(
+      String name,
+      String organizationId,
+      List<String> scopes,
+      List<String> accessibleOrgs,
+      String serviceName,
+      String method,
+      JsonNode jwks,
+      String jwksUri) {
+    this(
+        name,
+        organizationId,
+        scopes,
+        accessibleOrgs,
+        serviceName,
+        method,
+        jwks,
+        jwksUri,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
   /** RFC 7591 §2: how the account will authenticate; unset, with a secret over HTTP Basic. */
   String method() {
     if (tokenEndpointAuthMethod == null) {
@@ -56,7 +94,7 @@ public record NewAccount(
     if (!METHODS.contains(tokenEndpointAuthMethod)) {
       throw ApiError.badRequest(
           "token_endpoint_auth_method must be client_secret_basic, client_secret_post,"
-              + " private_key_jwt or self_signed_tls_client_auth");
+              + " private_key_jwt, tls_client_auth or self_signed_tls_client_auth");
     }
     return tokenEndpointAuthMethod;
   }
@@ -78,6 +116,73 @@ public record NewAccount(
       return Optional.empty();
     }
     return Optional.of(keys.checked(method, policy));
+  }
+
+  /**
+   * The subject of a tls_client_auth account (RFC 8705 §2.1.2), exactly one of the five forms, or a
+   * 400; empty for an account of another method, which must not be given any.
+   *
+   * @param authoritiesConfigured whether the server has CAs such a client's certificate can chain
+   *     to ({@code identity/tlsClientCaFile}): without, the account could never authenticate
+   */
+  Optional<CertificateSubject> subject(boolean authoritiesConfigured) {
+    Map<CertificateSubject.Kind, String> given = new EnumMap<>(CertificateSubject.Kind.class);
+    putIfGiven(given, CertificateSubject.Kind.SUBJECT_DN, tlsClientAuthSubjectDn);
+    putIfGiven(given, CertificateSubject.Kind.SAN_DNS, tlsClientAuthSanDns);
+    putIfGiven(given, CertificateSubject.Kind.SAN_URI, tlsClientAuthSanUri);
+    putIfGiven(given, CertificateSubject.Kind.SAN_IP, tlsClientAuthSanIp);
+    putIfGiven(given, CertificateSubject.Kind.SAN_EMAIL, tlsClientAuthSanEmail);
+    if (!method().equals(ServiceAccount.TLS_CLIENT_AUTH)) {
+      if (!given.isEmpty()) {
+        throw ApiError.badRequest(
+            given.keySet().iterator().next().metadataName()
+                + " is only for token_endpoint_auth_method tls_client_auth");
+      }
+      return Optional.empty();
+    }
+    if (given.size() != 1) {
+      throw ApiError.badRequest(
+          "a tls_client_auth account needs exactly one of "
+              + String.join(", ", CertificateSubject.Kind.metadataNames())
+              + (given.isEmpty() ? "" : "; " + given.size() + " were given"));
+    }
+    if (!authoritiesConfigured) {
+      throw ApiError.badRequest(
+          "tls_client_auth needs the CAs its certificates chain to, and this server has none:"
+              + " its operator sets identity/tlsClientCaFile (docs/mutual-tls.md)");
+    }
+    var entry = given.entrySet().iterator().next();
+    try {
+      return Optional.of(new CertificateSubject(entry.getKey(), entry.getValue()));
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(entry.getKey().metadataName() + " " + e.getMessage());
+    }
+  }
+
+  private static void putIfGiven(
+      Map<CertificateSubject.Kind, String> given, CertificateSubject.Kind kind, String value) {
+    if (value != null) {
+      given.put(kind, value);
+    }
+  }
+
+  /**
+   * RFC 8705 §3.4: whether a secret or private_key_jwt account's tokens are to be bound to its
+   * connection's certificate; a certificate account's always are, and may not be registered
+   * otherwise.
+   */
+  boolean bindsTokens() {
+    String method = method();
+    boolean certificate =
+        method.equals(ServiceAccount.TLS_CLIENT_AUTH)
+            || method.equals(ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH);
+    if (certificate && Boolean.FALSE.equals(tlsClientCertificateBoundAccessTokens)) {
+      throw ApiError.badRequest(
+          "tls_client_certificate_bound_access_tokens cannot be false for "
+              + method
+              + ": a certificate client's tokens are always bound to its certificate");
+    }
+    return Boolean.TRUE.equals(tlsClientCertificateBoundAccessTokens);
   }
 
   /** The profile to create, or a 400 naming the first bad field. */

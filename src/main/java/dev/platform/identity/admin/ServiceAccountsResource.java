@@ -2,6 +2,7 @@ package dev.platform.identity.admin;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.CertificateSubject;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.ClientSecret;
 import dev.platform.identity.account.SecretDigest;
@@ -55,12 +56,17 @@ public final class ServiceAccountsResource {
   private final NewKeys.UriPolicy jwksUris;
   private final Revocations revocations;
 
+  /** Whether the server has CAs for tls_client_auth clients ({@code identity/tlsClientCaFile}). */
+  private final boolean clientAuthorities;
+
   /**
    * @param issuer the service's public base URL, which every {@code Location} starts with
    * @param secretRotation the longest a rotation may keep the replaced secret working, and the
    *     secrets' maximum age, which that overlap never passes
    * @param jwksUris what a private_key_jwt account's {@code jwks_uri} must meet beyond its form :
    *     in the service, not naming an internal address
+   * @param clientAuthorities whether the server has CAs a tls_client_auth client's certificate can
+   *     chain to: without, no such account is registered
    */
   public ServiceAccountsResource(
       URI issuer,
@@ -71,7 +77,9 @@ public final class ServiceAccountsResource {
       Clock clock,
       SecureRandom random,
       NewKeys.UriPolicy jwksUris,
-      Revocations revocations) {
+      Revocations revocations,
+      boolean clientAuthorities) {
+    this.clientAuthorities = clientAuthorities;
     this.revocations = revocations;
     this.jwksUris = jwksUris;
     this.accounts = accounts;
@@ -93,15 +101,22 @@ public final class ServiceAccountsResource {
     // The caller's right first: a jwks_uri is looked up in DNS, which only one who may create
     // the account gets to ask for (an attacker review found it).
     caller.requireMayCreate(profile);
+    Optional<CertificateSubject> subject = body.subject(clientAuthorities);
+    boolean bound = body.bindsTokens();
     Optional<ServiceAccount.Keys> keys = body.keys(jwksUris);
-    // A private_key_jwt or self_signed_tls_client_auth account gets no secret at all.
-    String secret = keys.isPresent() ? null : ClientSecret.generate(random);
+    // A private_key_jwt, tls_client_auth or self_signed_tls_client_auth account gets no secret.
+    String secret = keys.isPresent() || subject.isPresent() ? null : ClientSecret.generate(random);
+    UUID id = UUID.randomUUID();
+    Instant now = clock.instant();
     ServiceAccount account =
-        keys.isPresent()
-            ? ServiceAccount.createWithKeys(
-                UUID.randomUUID(), profile, body.method(), keys.get(), clock.instant())
-            : ServiceAccount.create(
-                UUID.randomUUID(), profile, digest.of(secret), body.method(), clock.instant());
+        subject.isPresent()
+            ? ServiceAccount.createWithSubject(id, profile, subject.get(), now)
+            : keys.isPresent()
+                ? ServiceAccount.createWithKeys(id, profile, body.method(), keys.get(), now)
+                : ServiceAccount.create(id, profile, digest.of(secret), body.method(), now);
+    if (bound) {
+      account.bindingTokens();
+    }
     accounts.add(account, caller.event("account.create", account, Map.of()));
     caller.audit("account.create", account.clientId().toString());
     // From the configured issuer, never the request's Host header.
@@ -197,14 +212,17 @@ public final class ServiceAccountsResource {
             request,
             "account.secret.rotate",
             (account, now) -> {
-              if (account.usesKeys()) {
+              if (!account.hasSecret()) {
                 throw ApiError.conflict(
                     "service account "
                         + account.clientId()
                         + " authenticates with "
                         + account.tokenEndpointAuthMethod()
-                        + " and has no secret: replace its keys with PUT"
-                        + " /admin/v1/service-accounts/{id}/jwks");
+                        + " and has no secret"
+                        + (account.usesKeys()
+                            ? ": replace its keys with PUT /admin/v1/service-accounts/{id}/jwks"
+                            : ": a new certificate for its subject from a trusted CA replaces"
+                                + " the old one, with no change here"));
               }
               account.replaceSecret(newDigest, asked.overlap(), secretRotation.maxAge(), now);
             },
@@ -251,7 +269,9 @@ public final class ServiceAccountsResource {
                 throw ApiError.conflict(
                     "service account "
                         + account.clientId()
-                        + " authenticates with a secret: it has no keys to replace");
+                        + " authenticates with "
+                        + account.tokenEndpointAuthMethod()
+                        + ": it has no keys to replace");
               }
               account.replaceKeys(keys, now);
             },

@@ -4,6 +4,7 @@ import dev.platform.identity.config.Settings.BootstrapAccount;
 import dev.platform.identity.config.Settings.KeySchedule;
 import dev.platform.identity.config.Settings.RateLimitStore;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -12,10 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -108,6 +114,8 @@ public final class JndiSettings {
 
   /** How old the last good key set of a jwks_uri may grow before it is refused. */
   public static final String CLIENT_KEY_SET_MAX_AGE = Setting.CLIENT_KEY_SET_MAX_AGE.entry();
+
+  public static final String TLS_CLIENT_CA_FILE = Setting.TLS_CLIENT_CA_FILE.entry();
 
   /** Clock skew a verifier may allow beyond {@code exp}. */
   static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
@@ -212,6 +220,7 @@ public final class JndiSettings {
     int requestThreadsPerAddress = requestThreadsPerAddress();
     Settings.JwksUris jwksUris = jwksUris();
     Settings.AssertionAudience assertionAudience = assertionAudience();
+    List<X509Certificate> tlsClientAuthorities = tlsClientAuthorities();
     Settings.DatabaseLimits databaseLimits = databaseLimits();
     return new Settings(
         new Settings.Tokens(issuer, tokenLifetime, adminTokenLifetime),
@@ -231,7 +240,8 @@ public final class JndiSettings {
             requestThreadsPerAddress,
             trustedProxies,
             databaseLimits),
-        new Settings.ClientKeys(allowPrivateJwksUris, jwksUris, assertionAudience),
+        new Settings.ClientKeys(
+            allowPrivateJwksUris, jwksUris, assertionAudience, tlsClientAuthorities),
         new Settings.Operations(
             metricsAccess, auditRetention, consoleIdleTimeout, revocationRefresh));
   }
@@ -387,6 +397,52 @@ public final class JndiSettings {
     }
     Duration maxAge = duration(CLIENT_KEY_SET_MAX_AGE);
     return new Settings.JwksUris(Set.copyOf(ports), maxAge);
+  }
+
+  /**
+   * The CA certificates of {@code identity/tlsClientCaFile}, PEM, at least one; empty when unset.
+   * Each must be valid now: an expired CA would refuse every client it issued, which should stop
+   * the start rather than the clients.
+   */
+  private List<X509Certificate> tlsClientAuthorities() {
+    Optional<String> text = optional(TLS_CLIENT_CA_FILE);
+    if (text.isEmpty()) {
+      return List.of();
+    }
+    Path file = path(TLS_CLIENT_CA_FILE, text.get());
+    Collection<? extends Certificate> read;
+    try (InputStream in = Files.newInputStream(file)) {
+      read = CertificateFactory.getInstance("X.509").generateCertificates(in);
+    } catch (IOException e) {
+      throw new InvalidSettingException(
+          TLS_CLIENT_CA_FILE, "names " + file + ", which cannot be read: " + e.getMessage());
+    } catch (CertificateException e) {
+      throw new InvalidSettingException(
+          TLS_CLIENT_CA_FILE,
+          "names " + file + ", which is not PEM certificates: " + e.getMessage());
+    }
+    if (read.isEmpty()) {
+      throw new InvalidSettingException(
+          TLS_CLIENT_CA_FILE, "names " + file + ", which holds no certificate");
+    }
+    List<X509Certificate> authorities = new ArrayList<>();
+    for (Certificate certificate : read) {
+      X509Certificate authority = (X509Certificate) certificate;
+      try {
+        authority.checkValidity();
+      } catch (CertificateException e) {
+        throw new InvalidSettingException(
+            TLS_CLIENT_CA_FILE,
+            "names "
+                + file
+                + ", whose certificate "
+                + authority.getSubjectX500Principal()
+                + " is not valid now: "
+                + e.getMessage());
+      }
+      authorities.add(authority);
+    }
+    return List.copyOf(authorities);
   }
 
   /** Only 'true' or 'false'. */

@@ -208,6 +208,11 @@ public enum Setting {
       unset("PT1H"),
       between("PT10M", "P1D"),
       "how long a client's last good key set is still used"),
+  TLS_CLIENT_CA_FILE(
+      "identity/tlsClientCaFile",
+      "absolute file path",
+      none(),
+      "CA certificates (PEM) a tls_client_auth client's certificate must chain to"),
   ASSERTION_AUDIENCE(
       "identity/assertionAudience",
       "issuer or issuer-or-token-endpoint",

@@ -2,6 +2,7 @@ package dev.platform.identity.config;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -136,9 +137,14 @@ public record Settings(
    * @param jwksUris which ports a {@code jwks_uri} may name and how old its last good key set may
    *     grow
    * @param assertionAudience which single {@code aud} a client assertion may carry
+   * @param tlsClientAuthorities the CAs a {@code tls_client_auth} client's certificate must chain
+   *     to ({@code identity/tlsClientCaFile}); empty: no such client can be registered
    */
   public record ClientKeys(
-      boolean allowPrivateJwksUris, JwksUris jwksUris, AssertionAudience assertionAudience) {}
+      boolean allowPrivateJwksUris,
+      JwksUris jwksUris,
+      AssertionAudience assertionAudience,
+      List<X509Certificate> tlsClientAuthorities) {}
 
   /**
    * What operators watch and use.

@@ -34,6 +34,9 @@ final class EmbeddedDefaults implements LifecycleListener {
       naming.addResource(h2(data.resolve("identity")));
     }
     environment(naming, "identity/issuer", options.issuer());
+    options
+        .clientCas()
+        .ifPresent(file -> environment(naming, "identity/tlsClientCaFile", file.toString()));
     // One address may hold all the request threads but two.
     environment(
         naming,

@@ -20,12 +20,13 @@ record Options(
     Path war,
     int threads,
     Optional<ServerKeyStore> tls,
-    Optional<Pattern> trustedProxies) {
+    Optional<Pattern> trustedProxies,
+    Optional<Path> clientCas) {
   static final String USAGE =
       "usage: java -jar identity-launcher.jar [--bind 127.0.0.1] [--port 8080] [--data ./data]"
           + " [--context context.xml] [--war identity.war] [--threads N]"
           + " [--tls-keystore server.p12 --tls-keystore-password-file FILE]"
-          + " [--trusted-proxy REGEX]";
+          + " [--trusted-proxy REGEX] [--tls-client-ca FILE]";
 
   /** What {@code --help} prints: the usage line and one line per option. */
   static final String HELP =
@@ -50,6 +51,9 @@ record Options(
           + "                   in the ssl_client_cert or ssl_client_escaped_cert header (e.g.\n"
           + "                   10\\.0\\.0\\.(5|6)); the header from any other address is ignored\n"
           + "                   and logged (docs/mutual-tls.md)\n"
+          + "  --tls-client-ca FILE\n"
+          + "                   the CA certificates (PEM) that tls_client_auth clients'\n"
+          + "                   certificates must chain to: identity/tlsClientCaFile\n"
           + "  --help, -h       this text\n";
 
   /**
@@ -76,7 +80,8 @@ record Options(
                 "--threads",
                 "--tls-keystore",
                 "--tls-keystore-password-file",
-                "--trusted-proxy" ->
+                "--trusted-proxy",
+                "--tls-client-ca" ->
             i++;
         default -> {}
       }
@@ -94,6 +99,7 @@ record Options(
     Path keyStore = null;
     Path passwordFile = null;
     Optional<Pattern> trustedProxies = Optional.empty();
+    Optional<Path> clientCas = Optional.empty();
     Deque<String> rest = new ArrayDeque<>(Arrays.asList(args));
     while (!rest.isEmpty()) {
       String option = rest.pop();
@@ -107,6 +113,7 @@ record Options(
         case "--tls-keystore" -> keyStore = Path.of(value(option, rest));
         case "--tls-keystore-password-file" -> passwordFile = Path.of(value(option, rest));
         case "--trusted-proxy" -> trustedProxies = Optional.of(regex(option, value(option, rest)));
+        case "--tls-client-ca" -> clientCas = Optional.of(Path.of(value(option, rest)));
         default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
       }
     }
@@ -118,7 +125,8 @@ record Options(
         war.toAbsolutePath(),
         threads,
         tls(keyStore, passwordFile),
-        trustedProxies);
+        trustedProxies,
+        clientCas.map(Path::toAbsolutePath));
   }
 
   private static Optional<ServerKeyStore> tls(Path keyStore, Path passwordFile) {

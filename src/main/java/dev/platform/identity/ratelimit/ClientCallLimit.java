@@ -63,7 +63,7 @@ public final class ClientCallLimit implements Filter {
               http.getContentType(),
               http.getHeader("Authorization"),
               http.getQueryString(),
-              PresentedCertificate.of(http));
+              PresentedCertificate.from(http));
     } catch (OAuthError e) {
       body = null;
       refusal = e;

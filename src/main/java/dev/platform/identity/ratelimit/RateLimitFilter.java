@@ -196,7 +196,7 @@ public final class RateLimitFilter implements Filter {
               http.getContentType(),
               http.getHeader("Authorization"),
               http.getQueryString(),
-              PresentedCertificate.of(http));
+              PresentedCertificate.from(http));
       return new Reading(new BufferedRequest(http, body.bytes()), parsed, clientKey(parsed), null);
     } catch (OAuthError refusal) {
       return new Reading(null, null, null, refusal);

@@ -8,6 +8,10 @@ enum ClientAuthentication {
   CLIENT_SECRET_POST("client_secret_post"),
   /** RFC 7523 §2.2: a JWT signed with the client's private key. */
   PRIVATE_KEY_JWT("private_key_jwt"),
+  /**
+   * RFC 8705 §2.1: client_id in the body and a TLS client certificate of a CA the operator trusts.
+   */
+  TLS_CLIENT_AUTH("tls_client_auth"),
   /** RFC 8705 §2.2: client_id in the body and a TLS client certificate the account registered. */
   SELF_SIGNED_TLS_CLIENT_AUTH("self_signed_tls_client_auth");
 

@@ -1,6 +1,7 @@
 package dev.platform.identity.token;
 
 import dev.platform.identity.account.AccountProfile;
+import dev.platform.identity.account.CertificateSubject;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
@@ -41,6 +42,10 @@ final class ClientAuthenticator {
   private static final List<String> DECOY_THUMBPRINTS =
       List.of("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
 
+  /** What an account without a registered subject is compared with: no certificate's. */
+  private static final CertificateSubject DECOY_SUBJECT =
+      new CertificateSubject(CertificateSubject.Kind.SUBJECT_DN, "CN=decoy,O=no client's");
+
   /** The decoy's previous secret never expires in any clock a deployment has. */
   private static final Duration DECOY_OVERLAP = Duration.ofDays(365L * 200);
 
@@ -52,6 +57,9 @@ final class ClientAuthenticator {
   private final Optional<Duration> secretMaxAge;
   private final SecretExpiryNotices notices = new SecretExpiryNotices();
   private final AccountCertificates certificates = new AccountCertificates();
+
+  /** The CAs a tls_client_auth client's certificate must chain to. */
+  private final CertificateAuthorities authorities;
 
   /** How private_key_jwt clients' assertions are checked. */
   private final ClientAssertions assertions;
@@ -68,14 +76,17 @@ final class ClientAuthenticator {
   /**
    * Authenticates against {@code accounts}, comparing digests made by {@code digest}; a current
    * secret older than {@code secretMaxAge} at {@code clock}'s time is refused. Client assertions
-   * are taken as {@code assertions} says.
+   * are taken as {@code assertions} says, CA-issued certificates ({@code tls_client_auth}) when
+   * they chain to one of {@code authorities}.
    */
   ClientAuthenticator(
       ServiceAccounts accounts,
       SecretDigest digest,
       Clock clock,
       Optional<Duration> secretMaxAge,
-      Assertions assertions) {
+      Assertions assertions,
+      CertificateAuthorities authorities) {
+    this.authorities = authorities;
     this.accounts = accounts;
     this.digest = digest;
     this.clock = clock;
@@ -130,8 +141,8 @@ final class ClientAuthenticator {
           Optional.empty(),
           request.authentication());
     }
-    if (request.certificate().isPresent()) {
-      return byCertificate(request, request.certificate().get());
+    if (request.byCertificate()) {
+      return byCertificate(request, request.certificate().orElseThrow());
     }
     ServiceAccounts.Lookup lookup =
         request
@@ -152,8 +163,8 @@ final class ClientAuthenticator {
                     new SecretDigest.Digest(
                         decoy.secrets().previous().value(), secrets.current().pepperId()));
     SecretDigest.Match match = digest.match(request.clientSecret(), secrets.current(), previous);
-    // A private_key_jwt account has no secret: the decoy's digests stood in for it.
-    if (!lookup.found() || match == SecretDigest.Match.NONE || account.usesKeys()) {
+    // A key or certificate account has no secret: the decoy's digests stood in for it.
+    if (!lookup.found() || match == SecretDigest.Match.NONE || !account.hasSecret()) {
       throw OAuthError.invalidClient(FAILED, request.usedBasic());
     }
     SecretDigest.Digest matched =
@@ -179,21 +190,34 @@ final class ClientAuthenticator {
   }
 
   /**
-   * RFC 8705 §2.2: the presented certificate must be one the account registered. "Revoked" is said
-   * only to a client that presented one of a deactivated or deleted account's certificates.
+   * RFC 8705 §2: a {@code self_signed_tls_client_auth} account's presented certificate must be one
+   * it registered (§2.2); a {@code tls_client_auth} account's must chain to a CA the operator
+   * trusts and carry the subject it registered (§2.1). The same work is done for every request
+   * whatever the client_id names: the thumbprints compared (the decoy's for an account without
+   * any), the path built when any CA is configured, the subject compared (the decoy's for an
+   * account without one). "Revoked" is said only to a client that proved itself as a deactivated or
+   * deleted account.
    */
-  private Authenticated byCertificate(TokenRequest request, X509Certificate presented) {
+  private Authenticated byCertificate(TokenRequest request, PresentedCertificate presented) {
     ServiceAccounts.Lookup lookup =
         request
             .accountId()
             .map(id -> accounts.findOrDecoy(id, decoy))
             .orElseGet(() -> new ServiceAccounts.Lookup(false, decoy));
     ServiceAccount account = lookup.account();
-    boolean registers = lookup.found() && account.usesCertificate();
+    X509Certificate certificate = presented.certificate();
+    boolean selfSigned =
+        lookup.found()
+            && ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH.equals(account.tokenEndpointAuthMethod());
+    boolean caIssued =
+        lookup.found() && ServiceAccount.TLS_CLIENT_AUTH.equals(account.tokenEndpointAuthMethod());
     List<String> thumbprints =
-        registers ? certificates.of(account.jwks().orElseThrow()) : DECOY_THUMBPRINTS;
-    boolean matched = AccountCertificates.matchesAny(thumbprints, presented);
-    if (!registers || !matched) {
+        selfSigned ? certificates.of(account.jwks().orElseThrow()) : DECOY_THUMBPRINTS;
+    boolean registered = AccountCertificates.matchesAny(thumbprints, certificate);
+    boolean trusted = authorities.trust(presented.chain(), clock.instant());
+    boolean named = account.certificateSubject().orElse(DECOY_SUBJECT).matches(certificate);
+    boolean proven = (selfSigned && registered) || (caIssued && trusted && named);
+    if (!proven) {
       throw OAuthError.invalidClient(FAILED, false);
     }
     if (!account.isActive()) {
@@ -204,8 +228,10 @@ final class ClientAuthenticator {
         SecretDigest.Match.NONE,
         Optional.empty(),
         Optional.empty(),
-        request.authentication(),
-        Optional.of(CertificateThumbprint.of(presented)));
+        selfSigned
+            ? ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH
+            : ClientAuthentication.TLS_CLIENT_AUTH,
+        Optional.of(CertificateThumbprint.of(certificate)));
   }
 
   /**
@@ -255,6 +281,36 @@ final class ClientAuthenticator {
       Optional<String> pepperMovedFrom,
       ClientAuthentication method,
       Optional<String> certificateThumbprint) {
+
+    /**
+     * The client whose token {@code request} asks for: a certificate client's bound to the
+     * certificate it proved itself with; a secret or private_key_jwt client's bound to its
+     * connection's certificate when its account asks for binding (RFC 8705 §3.4), and refused
+     * without one, since it must get no token that is not; told after it proved itself, so a
+     * stranger learns nothing of the account.
+     *
+     * @throws OAuthError {@code invalid_request} when binding is asked for and no certificate came
+     */
+    Authenticated forToken(TokenRequest request) {
+      if (certificateThumbprint.isPresent() || !account.bindsTokens()) {
+        return this;
+      }
+      PresentedCertificate presented =
+          request
+              .certificate()
+              .orElseThrow(
+                  () ->
+                      OAuthError.invalidRequest(
+                          "this client's tokens are bound to its TLS client certificate"
+                              + " (tls_client_certificate_bound_access_tokens): present one"));
+      return new Authenticated(
+          account,
+          secret,
+          expiryNotice,
+          pepperMovedFrom,
+          method,
+          Optional.of(CertificateThumbprint.of(presented.certificate())));
+    }
 
     Authenticated(
         ServiceAccount account,

@@ -1,6 +1,5 @@
 package dev.platform.identity.token;
 
-import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -48,7 +47,7 @@ public record ClientCall(TokenRequest client, String token, Optional<String> tok
       String contentType,
       String authorization,
       String queryString,
-      Optional<X509Certificate> certificate) {
+      Optional<PresentedCertificate> certificate) {
     rejectTokenIn(queryString);
     TokenRequest.Parsed parsed =
         TokenRequest.fromClientCall(

@@ -85,6 +85,6 @@ final class ClientCallServlet extends HttpServlet {
         request.getContentType(),
         request.getHeader("Authorization"),
         request.getQueryString(),
-        PresentedCertificate.of(request));
+        PresentedCertificate.from(request));
   }
 }

@@ -58,6 +58,7 @@ public final class DiscoveryResource {
             ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
             ClientAuthentication.CLIENT_SECRET_POST.wireName(),
             ClientAuthentication.PRIVATE_KEY_JWT.wireName(),
+            ClientAuthentication.TLS_CLIENT_AUTH.wireName(),
             ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH.wireName());
     Metadata metadata =
         new Metadata(

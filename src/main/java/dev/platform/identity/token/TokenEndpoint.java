@@ -9,8 +9,10 @@ import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.verify.BearerVerifier;
 import jakarta.servlet.Servlet;
 import java.net.URI;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -30,13 +32,30 @@ public final class TokenEndpoint {
    * @param secretMaxAge the age past which a current secret is refused, if any
    * @param tokenEndpointAudience whether the token endpoint's URL is an assertion's {@code aud}
    *     taken too ({@code identity/assertionAudience})
+   * @param clientAuthorities the CAs a {@code tls_client_auth} client's certificate must chain to
+   *     ({@code identity/tlsClientCaFile}); empty, none
    */
   public record Policy(
       URI issuer,
       Duration lifetime,
       Duration adminLifetime,
       Optional<Duration> secretMaxAge,
-      boolean tokenEndpointAudience) {}
+      boolean tokenEndpointAudience,
+      List<X509Certificate> clientAuthorities) {
+    public Policy {
+      clientAuthorities = List.copyOf(clientAuthorities);
+    }
+
+    /** Without CAs: no {@code tls_client_auth} client authenticates. */
+    public Policy(
+        URI issuer,
+        Duration lifetime,
+        Duration adminLifetime,
+        Optional<Duration> secretMaxAge,
+        boolean tokenEndpointAudience) {
+      this(issuer, lifetime, adminLifetime, secretMaxAge, tokenEndpointAudience, List.of());
+    }
+  }
 
   /**
    * {@code POST /oauth/token} over these stores.
@@ -116,6 +135,7 @@ public final class TokenEndpoint {
         clock,
         policy.secretMaxAge(),
         new ClientAuthenticator.Assertions(
-            policy.issuer(), used, published, policy.tokenEndpointAudience()));
+            policy.issuer(), used, published, policy.tokenEndpointAudience()),
+        new CertificateAuthorities(policy.clientAuthorities()));
   }
 }

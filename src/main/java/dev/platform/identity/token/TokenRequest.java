@@ -1,6 +1,5 @@
 package dev.platform.identity.token;
 
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,9 +23,10 @@ import java.util.UUID;
  * @param scope the requested {@code scope}, empty when omitted or empty
  * @param authentication how the client sent its credentials
  * @param assertion the client assertion, present only for {@code private_key_jwt}
- * @param certificate the TLS client certificate, present only for {@code
- *     self_signed_tls_client_auth} (RFC 8705 §2.2): a request with a secret or an assertion
- *     authenticates by that, whatever certificate its connection presented
+ * @param certificate the TLS client certificate its connection presented, if any: the client's
+ *     proof when {@code authentication} is {@code tls_client_auth} or {@code
+ *     self_signed_tls_client_auth} (RFC 8705 §2.1, §2.2); with a secret or an assertion, proof of
+ *     nothing, only what the token of an account that asks for binding is bound to (§3.4)
  */
 public record TokenRequest(
     String grantType,
@@ -35,7 +35,7 @@ public record TokenRequest(
     Optional<String> scope,
     ClientAuthentication authentication,
     Optional<ReceivedAssertion> assertion,
-    Optional<X509Certificate> certificate) {
+    Optional<PresentedCertificate> certificate) {
   /**
    * The request attribute under which the rate limit leaves the request it parsed, so that the
    * endpoint does not parse the same body again.
@@ -117,15 +117,15 @@ public record TokenRequest(
 
   /**
    * As {@link #from(String, String, String, String)}, for a connection that presented {@code
-   * certificate}: a body with a client_id and no secret or assertion is then {@code
-   * self_signed_tls_client_auth} (RFC 8705 §2.2).
+   * certificate}: a body with a client_id and no secret or assertion then authenticates by it (RFC
+   * 8705 §2), and with a secret or an assertion its token can be bound to it (§3.4).
    */
   public static TokenRequest from(
       String body,
       String contentType,
       String authorization,
       String queryString,
-      Optional<X509Certificate> certificate) {
+      Optional<PresentedCertificate> certificate) {
     return parse(body, contentType, authorization, queryString, List.of(), true, certificate)
         .request();
   }
@@ -145,7 +145,7 @@ public record TokenRequest(
       String authorization,
       String queryString,
       List<String> extra,
-      Optional<X509Certificate> certificate) {
+      Optional<PresentedCertificate> certificate) {
     return parse(body, contentType, authorization, queryString, extra, false, certificate);
   }
 
@@ -159,7 +159,36 @@ public record TokenRequest(
       String queryString,
       List<String> extra,
       boolean grant,
-      Optional<X509Certificate> certificate) {
+      Optional<PresentedCertificate> certificate) {
+    Parsed parsed =
+        parseCredentials(body, contentType, authorization, queryString, extra, grant, certificate);
+    TokenRequest request = parsed.request();
+    return new Parsed(
+        new TokenRequest(
+            request.grantType(),
+            request.clientId(),
+            request.clientSecret(),
+            request.scope(),
+            request.authentication(),
+            request.assertion(),
+            certificate),
+        parsed.parameters());
+  }
+
+  /** Whether the client proves itself by its certificate (RFC 8705 §2). */
+  public boolean byCertificate() {
+    return authentication == ClientAuthentication.TLS_CLIENT_AUTH
+        || authentication == ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH;
+  }
+
+  private static Parsed parseCredentials(
+      String body,
+      String contentType,
+      String authorization,
+      String queryString,
+      List<String> extra,
+      boolean grant,
+      Optional<PresentedCertificate> certificate) {
     requireForm(contentType);
     List<String> known = new ArrayList<>(grant ? KNOWN : KNOWN.subList(1, KNOWN.size()));
     known.addAll(extra);
@@ -218,9 +247,13 @@ public record TokenRequest(
     return new Parsed(request, parameters);
   }
 
-  /** RFC 8705 §2.2: client_id in the body, no secret, and the connection's certificate. */
+  /**
+   * RFC 8705 §2: client_id in the body, no secret, and the connection's certificate. Which of the
+   * two methods it is, the account says; until it is read, a certificate its own issuer signed is
+   * counted as {@code self_signed_tls_client_auth}, any other as {@code tls_client_auth}.
+   */
   private static TokenRequest withCertificate(
-      Map<String, String> parameters, X509Certificate certificate, boolean grant) {
+      Map<String, String> parameters, PresentedCertificate certificate, boolean grant) {
     if (grant) {
       requirePresent(parameters, GRANT_TYPE);
     }
@@ -229,7 +262,12 @@ public record TokenRequest(
         parameters.get(CLIENT_ID),
         "",
         Optional.ofNullable(parameters.get(SCOPE)),
-        ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH,
+        certificate
+                .certificate()
+                .getSubjectX500Principal()
+                .equals(certificate.certificate().getIssuerX500Principal())
+            ? ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH
+            : ClientAuthentication.TLS_CLIENT_AUTH,
         Optional.empty(),
         Optional.of(certificate));
   }

@@ -10,7 +10,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -92,7 +91,7 @@ public final class TokenServlet extends HttpServlet {
     String contentType = request.getContentType();
     String authorization = request.getHeader("Authorization");
     String query = request.getQueryString();
-    Optional<X509Certificate> certificate = PresentedCertificate.of(request);
+    Optional<PresentedCertificate> certificate = PresentedCertificate.from(request);
     return () -> TokenRequest.from(body, contentType, authorization, query, certificate);
   }
 
@@ -170,10 +169,13 @@ public final class TokenServlet extends HttpServlet {
       method = request.authentication();
       ClientAuthenticator.Authenticated client = authenticate(request);
       authenticated = true;
+      client = client.forToken(request);
       ServiceAccount account = client.account();
       TokenResponseBody token =
           TokenResponseBody.from(
               issuer.issue(account, grant(account, request), client.certificateThumbprint()));
+      // The method the account proved itself by: a certificate request's is known only now.
+      method = client.method();
       Map<String, String> details = new LinkedHashMap<>();
       details.put("method", method.wireName());
       if (method == ClientAuthentication.CLIENT_SECRET_BASIC
@@ -195,7 +197,7 @@ public final class TokenServlet extends HttpServlet {
   private ClientAuthenticator.Authenticated authenticate(TokenRequest request) {
     try {
       ClientAuthenticator.Authenticated client = clients.authenticate(request);
-      meters.authenticated(request.authentication(), true);
+      meters.authenticated(client.method(), true);
       return client;
     } catch (OAuthError e) {
       meters.authenticated(request.authentication(), false);

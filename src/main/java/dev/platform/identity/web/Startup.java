@@ -237,7 +237,8 @@ public class Startup implements ServletContextListener {
             settings.tokens().adminLifetime(),
             settings.accounts().secretRotation().maxAge(),
             settings.clientKeys().assertionAudience()
-                == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT);
+                == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT,
+            settings.clientKeys().tlsClientAuthorities());
     TokenServlet tokenEndpoint =
         TokenEndpoint.build(
             policy,
@@ -300,7 +301,8 @@ public class Startup implements ServletContextListener {
                 clock,
                 random,
                 clientKeySets::check,
-                revocations),
+                revocations,
+                !settings.clientKeys().tlsClientAuthorities().isEmpty()),
             new ScopesResource(scopes),
             new SigningKeysResource(keyRing, keyRotation, clock),
             new AuditEventsResource(new AuditEvents(database)));

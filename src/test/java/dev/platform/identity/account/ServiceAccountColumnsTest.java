@@ -30,7 +30,13 @@ import org.junit.jupiter.api.Test;
  */
 class ServiceAccountColumnsTest {
   /** Columns the native read takes from the account only: the decoy is a secret account. */
-  private static final Set<String> NOT_FROM_THE_DECOY = Set.of("jwks", "jwks_uri");
+  private static final Set<String> NOT_FROM_THE_DECOY =
+      Set.of(
+          "jwks",
+          "jwks_uri",
+          "tls_client_auth_subject_kind",
+          "tls_client_auth_subject",
+          "certificate_bound_tokens");
 
   private static final Instant BASE = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -131,6 +137,13 @@ class ServiceAccountColumnsTest {
       Object value;
       if (attribute.equals("clientId")) {
         value = UUID.randomUUID().toString();
+      } else if (attribute.equals("tlsSubjectKind")) {
+        // Read back only when it names a form, and its value only as that form's.
+        value = CertificateSubject.Kind.SAN_EMAIL.metadataName();
+      } else if (attribute.equals("tlsSubject")) {
+        value = "v" + i + "@example.com";
+      } else if (type == boolean.class) {
+        value = true;
       } else if (type == String.class) {
         value = "v" + i;
       } else if (type == List.class) {

@@ -87,6 +87,44 @@ public final class TestPki {
     return new TestPki(new Issued(certificate, keys, List.of(certificate)));
   }
 
+  /**
+   * An intermediate CA named {@code CN=<name>}, issued by this one and valid as long: what it
+   * issues carries the chain to this CA's certificate.
+   */
+  public TestPki intermediate(String name) {
+    KeyPair keys = keys();
+    try {
+      X509Certificate certificate =
+          sign(
+              builder(
+                      X500Name.getInstance(
+                          authority.certificate().getSubjectX500Principal().getEncoded()),
+                      name("CN=" + name),
+                      keys,
+                      authority.certificate().getNotBefore().toInstant(),
+                      authority.certificate().getNotAfter().toInstant())
+                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                  .addExtension(
+                      Extension.keyUsage,
+                      true,
+                      new KeyUsage(
+                          KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature)),
+              authority.keys());
+      List<X509Certificate> chain = new ArrayList<>(List.of(certificate));
+      chain.addAll(authority.chain());
+      return new TestPki(new Issued(certificate, keys, List.copyOf(chain)));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A server certificate, not fit for a client, with {@code subjectDn}. */
+  public Issued serverOnly(String subjectDn) {
+    Instant now = Instant.now();
+    return issue(
+        subjectDn, now.minus(Duration.ofMinutes(5)), now.plus(YEAR), KeyPurposeId.id_kp_serverAuth);
+  }
+
   /** The CA's own certificate, for a trust store. */
   public X509Certificate certificate() {
     return authority.certificate();
@@ -207,7 +245,7 @@ public final class TestPki {
       }
       X509Certificate certificate = sign(builder, authority.keys());
       List<X509Certificate> chain = new ArrayList<>(List.of(certificate));
-      chain.add(authority.certificate());
+      chain.addAll(authority.chain());
       return new Issued(certificate, keys, List.copyOf(chain));
     } catch (java.io.IOException e) {
       throw new IllegalStateException(e);

@@ -114,7 +114,13 @@ class SelfSignedTokenTest {
 
   TokenAnswer answer(String body, String authorization, X509Certificate certificate) {
     return endpoint.answer(
-        () -> TokenRequest.from(body, FORM, authorization, null, Optional.ofNullable(certificate)),
+        () ->
+            TokenRequest.from(
+                body,
+                FORM,
+                authorization,
+                null,
+                Optional.ofNullable(certificate).map(PresentedCertificate::of)),
         "127.0.0.1",
         FailureBudget.NONE);
   }
@@ -218,7 +224,8 @@ class SelfSignedTokenTest {
 
   @Test
   void whenACertificateIsPresentedThenOnlyAClientIdAloneMakesItTheMethod() {
-    Optional<X509Certificate> presented = Optional.of(CLIENT.certificate());
+    Optional<PresentedCertificate> presented =
+        Optional.of(PresentedCertificate.of(CLIENT.certificate()));
     UUID id = UUID.randomUUID();
     assertEquals(
         ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH,
@@ -234,7 +241,9 @@ class SelfSignedTokenTest {
     TokenRequest byBasic =
         TokenRequest.from("grant_type=client_credentials", FORM, basic, null, presented);
     assertEquals(ClientAuthentication.CLIENT_SECRET_BASIC, byBasic.authentication());
-    assertTrue(byBasic.certificate().isEmpty());
+    // The connection's certificate is kept, as what a bound token would name, but proves nothing.
+    assertFalse(byBasic.byCertificate());
+    assertEquals(presented, byBasic.certificate());
     // Revocation and introspection parse the client the same way.
     assertEquals(
         ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH,
