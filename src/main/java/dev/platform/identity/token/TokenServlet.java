@@ -183,6 +183,8 @@ public final class TokenServlet extends HttpServlet {
         details.put("secret", client.secret().name().toLowerCase(Locale.ROOT));
       }
       client.pepperMovedFrom().ifPresent(id -> details.put("pepper_moved_from", id));
+      // Which certificate the token is bound to: a thumbprint, public, and what a verifier checks.
+      client.certificateThumbprint().ifPresent(thumbprint -> details.put("x5t#S256", thumbprint));
       audit.record("token.issue", clientId, token.scope(), "success", remote, details);
       client.expiryNotice().ifPresent(at -> auditExpiring(request.clientId(), at, remote));
       return token;

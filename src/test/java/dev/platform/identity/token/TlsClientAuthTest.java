@@ -11,6 +11,7 @@ import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
@@ -142,7 +143,13 @@ class TlsClientAuthTest {
   @Test
   void whenTheCertificateChainsAndCarriesTheDnThenTheTokenIsBoundToIt() throws Exception {
     UUID id = orders();
-    TokenAnswer answer = answer(body(id), ORDERS.chain());
+    TokenAnswer answer;
+    try (LogCapture lines = LogCapture.of(AuditLog.LOGGER)) {
+      answer = answer(body(id), ORDERS.chain());
+      String issued = lines.messages().toString();
+      assertTrue(issued.contains("tls_client_auth"), issued);
+      assertTrue(issued.contains(CertificateThumbprint.of(ORDERS.certificate())), issued);
+    }
     assertEquals(200, answer.status(), text(answer));
     String token = json(answer.body()).path("access_token").asText();
     JsonNode claims = json(java.util.Base64.getUrlDecoder().decode(token.split("\\.")[1]));
