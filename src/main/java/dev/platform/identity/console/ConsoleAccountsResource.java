@@ -223,7 +223,11 @@ public final class ConsoleAccountsResource {
             ? CertificateKeySet.of(certificate)
             : null;
     // A checkbox sends its value only when ticked: unticked leaves the API's default.
-    Boolean bound = given.getOrDefault(BIND, "").isEmpty() ? null : Boolean.TRUE;
+    String bind = given.getOrDefault(BIND, "");
+    if (!bind.isEmpty() && !bind.equals("true")) {
+      throw new FormFields.InvalidFormException(BIND + " is a checkbox: true, or not sent");
+    }
+    Boolean bound = bind.isEmpty() ? null : Boolean.TRUE;
     return new NewAccount(
         given.get("name"),
         blankToNull(given.get("organization_id")),

@@ -94,6 +94,7 @@ class ConsoleAccountsResourceTest {
     String pem = CertificateKeySetTest.pem(TestPki.selfSigned("CN=orders").certificate());
     assertRefused(form("token_endpoint_auth_method", "private_key_jwt"), "one of the form's");
     assertRefused(form("token_endpoint_auth_method", "none"), "one of the form's");
+    assertRefused(form("tls_client_certificate_bound_access_tokens", "false"), "true, or not sent");
     assertRefused(
         form(
             "token_endpoint_auth_method", "tls_client_auth",

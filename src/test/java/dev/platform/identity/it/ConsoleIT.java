@@ -53,6 +53,7 @@ class ConsoleIT {
       Path authorities =
           Files.createTempFile(Path.of("target").toAbsolutePath(), "console-it-ca-", ".pem");
       Files.writeString(authorities, pem(AUTHORITY.certificate()));
+      authorities.toFile().deleteOnExit();
       return Deployments.war(
           "console-" + UUID.randomUUID(),
           Map.of("identity/tlsClientCaFile", authorities.toString()));
