@@ -1,5 +1,7 @@
 package dev.platform.identity.console;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.admin.AccountJson;
 import dev.platform.identity.admin.ApiError;
 import dev.platform.identity.admin.NewAccount;
@@ -18,7 +20,9 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,6 +50,50 @@ public final class ConsoleAccountsResource {
           "reactivated", "The account is active again.",
           "deleted", "The account is deleted.",
           "tokens-revoked", "Every token the account was issued until now is revoked.");
+
+  /** The new-account form's field that chooses how the account authenticates. */
+  static final String METHOD = "token_endpoint_auth_method";
+
+  /** A secret over HTTP Basic: the form's default, as before issue 39. */
+  static final String SECRET = ServiceAccount.CLIENT_SECRET_BASIC;
+
+  /** The methods the form offers, with their words; private_key_jwt is the API's alone. */
+  static final Map<String, String> METHODS =
+      ordered(
+          SECRET,
+          "Secret",
+          ServiceAccount.TLS_CLIENT_AUTH,
+          "CA-issued certificate (tls_client_auth)",
+          ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH,
+          "Self-signed certificate (self_signed_tls_client_auth)");
+
+  /** RFC 8705 §2.1.2's subject forms, as the form's select names them, in the API's order. */
+  static final Map<String, String> SUBJECT_FORMS =
+      ordered(
+          "subject_dn", "Subject DN",
+          "san_dns", "DNS name (SAN)",
+          "san_uri", "URI (SAN)",
+          "san_ip", "IP address (SAN)",
+          "san_email", "Email address (SAN)");
+
+  static final String BIND = "tls_client_certificate_bound_access_tokens";
+  static final String SUBJECT_FORM = "tls_client_auth_subject_form";
+  static final String SUBJECT = "tls_client_auth_subject";
+  static final String CERTIFICATE = "certificate";
+
+  /** Every field of the new-account form but its CSRF token. */
+  static final List<String> FIELDS =
+      List.of(
+          "name",
+          "organization_id",
+          "scopes",
+          "accessible_orgs",
+          "service_name",
+          METHOD,
+          BIND,
+          SUBJECT_FORM,
+          SUBJECT,
+          CERTIFICATE);
 
   private final ServiceAccountsResource accounts;
   private final Pages pages;
@@ -103,27 +151,98 @@ public final class ConsoleAccountsResource {
       MultivaluedMap<String, String> form, @Context ContainerRequestContext request) {
     Map<String, String> given = new HashMap<>();
     try {
-      for (String field :
-          List.of("name", "organization_id", "scopes", "accessible_orgs", "service_name")) {
+      for (String field : FIELDS) {
         given.put(field, FormFields.one(form, field));
       }
-      NewAccount body =
-          new NewAccount(
-              given.get("name"),
-              blankToNull(given.get("organization_id")),
-              words(given.get("scopes")),
-              words(given.get("accessible_orgs")),
-              blankToNull(given.get("service_name")));
+      NewAccount body = body(given);
       AccountJson.Created created =
           (AccountJson.Created) accounts.create(body, request).getEntity();
       Map<String, Object> parameters = page(request, "Account created");
       parameters.put("created", created);
+      subject(
+          parameters,
+          created.tlsClientAuthSubjectDn(),
+          created.tlsClientAuthSanDns(),
+          created.tlsClientAuthSanUri(),
+          created.tlsClientAuthSanIp(),
+          created.tlsClientAuthSanEmail());
       return pages.render(201, "created.jte", parameters);
     } catch (ApiError e) {
       return form(request, e.status(), e.getMessage(), given);
     } catch (FormFields.InvalidFormException e) {
       return form(request, 400, e.getMessage(), given);
     }
+  }
+
+  /**
+   * The API's body for the form's fields: the account's profile, and the fields of the one
+   * authentication method chosen. The console only places what the operator typed in the API's
+   * fields (a certificate as the JWK Set the API takes); the API checks every one of them.
+   *
+   * @throws FormFields.InvalidFormException for a method the form does not offer, a subject form it
+   *     does not list, a field of another method than the one chosen, or a certificate that is not
+   *     one PEM certificate
+   */
+  static NewAccount body(Map<String, String> given) {
+    String method = given.getOrDefault(METHOD, "");
+    if (method.isEmpty()) {
+      method = SECRET;
+    }
+    if (!METHODS.containsKey(method)) {
+      throw new FormFields.InvalidFormException(
+          "the authentication method must be one of the form's: "
+              + String.join(", ", METHODS.keySet()));
+    }
+    String subjectForm = given.getOrDefault(SUBJECT_FORM, "");
+    if (!subjectForm.isEmpty() && !SUBJECT_FORMS.containsKey(subjectForm)) {
+      throw new FormFields.InvalidFormException(
+          "the subject form must be one of " + String.join(", ", SUBJECT_FORMS.keySet()));
+    }
+    String subject = given.getOrDefault(SUBJECT, "");
+    String certificate = given.getOrDefault(CERTIFICATE, "");
+    if (!method.equals(ServiceAccount.TLS_CLIENT_AUTH) && !subject.isEmpty()) {
+      throw new FormFields.InvalidFormException(
+          "a certificate subject is only for a CA-issued certificate (tls_client_auth): choose"
+              + " that method, or empty the subject field");
+    }
+    if (!method.equals(ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH) && !certificate.isEmpty()) {
+      throw new FormFields.InvalidFormException(
+          "a pasted certificate is only for a self-signed certificate"
+              + " (self_signed_tls_client_auth): choose that method, or empty the certificate"
+              + " field");
+    }
+    String[] subjects = new String[SUBJECT_FORMS.size()];
+    if (method.equals(ServiceAccount.TLS_CLIENT_AUTH) && !subject.isEmpty()) {
+      if (subjectForm.isEmpty()) {
+        throw new FormFields.InvalidFormException("choose the form of the certificate's subject");
+      }
+      subjects[List.copyOf(SUBJECT_FORMS.keySet()).indexOf(subjectForm)] = subject;
+    }
+    JsonNode jwks =
+        method.equals(ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH)
+            ? CertificateKeySet.of(certificate)
+            : null;
+    // A checkbox sends its value only when ticked: unticked leaves the API's default.
+    String bind = given.getOrDefault(BIND, "");
+    if (!bind.isEmpty() && !bind.equals("true")) {
+      throw new FormFields.InvalidFormException(BIND + " is a checkbox: true, or not sent");
+    }
+    Boolean bound = bind.isEmpty() ? null : Boolean.TRUE;
+    return new NewAccount(
+        given.get("name"),
+        blankToNull(given.get("organization_id")),
+        words(given.getOrDefault("scopes", "")),
+        words(given.getOrDefault("accessible_orgs", "")),
+        blankToNull(given.get("service_name")),
+        method,
+        jwks,
+        null,
+        subjects[0],
+        subjects[1],
+        subjects[2],
+        subjects[3],
+        subjects[4],
+        bound);
   }
 
   @GET
@@ -140,6 +259,13 @@ public final class ConsoleAccountsResource {
           Map<String, Object> parameters = page(request, "Account " + account.name());
           parameters.put("account", account);
           parameters.put("done", notice(done));
+          subject(
+              parameters,
+              account.tlsClientAuthSubjectDn(),
+              account.tlsClientAuthSanDns(),
+              account.tlsClientAuthSanUri(),
+              account.tlsClientAuthSanIp(),
+              account.tlsClientAuthSanEmail());
           return pages.render("account.jte", parameters);
         });
   }
@@ -252,6 +378,24 @@ public final class ConsoleAccountsResource {
         });
   }
 
+  /**
+   * A tls_client_auth account's subject for its page: {@code subjectForm} in the form's words and
+   * {@code subjectValue}, both null for an account of another method.
+   *
+   * @param values the five forms' fields, in {@link #SUBJECT_FORMS}' order, at most one not null
+   */
+  static void subject(Map<String, Object> parameters, String... values) {
+    List<String> words = List.copyOf(SUBJECT_FORMS.values());
+    parameters.put("subjectForm", null);
+    parameters.put("subjectValue", null);
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] != null) {
+        parameters.put("subjectForm", words.get(i));
+        parameters.put("subjectValue", values[i]);
+      }
+    }
+  }
+
   /** The fixed words for a change the redirect names, or null for anything else. */
   static String notice(String done) {
     return done == null ? null : DONE.get(done);
@@ -261,7 +405,14 @@ public final class ConsoleAccountsResource {
       ContainerRequestContext request, int status, String message, Map<String, String> given) {
     Map<String, Object> parameters = page(request, "Create an account");
     parameters.put("message", message);
-    parameters.put("given", given);
+    Map<String, String> shown = new HashMap<>(given);
+    // A private key pasted by mistake is not sent back into a page.
+    if (CertificateKeySet.holdsPrivateKey(shown.getOrDefault(CERTIFICATE, ""))) {
+      shown.remove(CERTIFICATE);
+    }
+    parameters.put("given", shown);
+    parameters.put("methods", METHODS);
+    parameters.put("subjectForms", SUBJECT_FORMS);
     return pages.render(status, "newAccount.jte", parameters);
   }
 
@@ -291,6 +442,15 @@ public final class ConsoleAccountsResource {
     return text.isBlank()
         ? List.of()
         : Arrays.stream(text.split("[\\s,]+")).filter(word -> !word.isEmpty()).toList();
+  }
+
+  /** Keys and words, in the order given. */
+  private static Map<String, String> ordered(String... pairs) {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      map.put(pairs[i], pairs[i + 1]);
+    }
+    return Collections.unmodifiableMap(map);
   }
 
   private static String blankToNull(String text) {

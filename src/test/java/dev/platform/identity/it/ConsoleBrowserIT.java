@@ -527,6 +527,52 @@ class ConsoleBrowserIT {
     assertTrue(checked.size() >= 14, "axe-core checked " + checked);
   }
 
+  /**
+   * Issue 39: this server has no identity/tlsClientCaFile, so the form shows the API's refusal of a
+   * tls_client_auth account; a self-signed certificate pasted as PEM makes an account with no
+   * secret.
+   */
+  @Test
+  @Order(13)
+  void whenACertificateAccountIsCreatedThenTheFormTakesItsPemAndShowsTheApisRefusals()
+      throws Exception {
+    driver.manage().deleteAllCookies();
+    signIn(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    find("#account-counts");
+    driver.get(url("/console/accounts/new"));
+    assertTrue(find("#method-secret").isSelected(), "a secret is the default");
+    find("#name").sendKeys("certificate service");
+    find("#organization_id").sendKeys("org-cert");
+    find("#scopes").sendKeys("marketing:*");
+    find("#method-tls").click();
+    new Select(find("#subject-form")).selectByValue("san_dns");
+    find("#subject").sendKeys("orders.example.com");
+    submit(find("#create"));
+    assertTrue(
+        find("#form-message").getText().contains("this server has none"),
+        find("#form-message").getText());
+    assertTrue(find("#method-tls").isSelected(), "the choice is kept");
+    assertEquals(
+        "san_dns",
+        new Select(find("#subject-form")).getFirstSelectedOption().getAttribute("value"));
+    look("account-new-refused");
+
+    find("#subject").clear();
+    find("#method-self-signed").click();
+    find("#certificate")
+        .sendKeys(
+            ConsoleIT.pem(
+                dev.platform.identity.tls.TestPki.selfSigned("CN=browser").certificate()));
+    submit(find("#create"));
+    assertTrue(find("#no-secret").getText().contains("no secret"));
+    assertEquals("self_signed_tls_client_auth", find("#auth-method").getText());
+    assertEquals(0, driver.findElements(By.id("client-secret")).size());
+    look("account-created-certificate");
+    String id = find("#client-id").getText();
+    driver.get(url("/console/accounts/" + id));
+    assertEquals("yes", find("#bound-tokens").getText());
+  }
+
   WebElement active() {
     return driver.switchTo().activeElement();
   }

@@ -7,11 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.audit.LogCapture;
+import dev.platform.identity.tls.TestPki;
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -35,9 +42,31 @@ class ConsoleIT {
   static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
   static final Pattern NONCE = Pattern.compile("name=\"login_nonce\" value=\"([^\"]+)\"");
 
+  static final Pattern CLIENT_ID = Pattern.compile("id=\"client-id\">([^<]+)<");
+
+  /** The CA of identity/tlsClientCaFile, so that tls_client_auth accounts can be registered. */
+  static final TestPki AUTHORITY = TestPki.authority("Console IT CA");
+
   @Deployment(testable = false)
   static WebArchive deployment() {
-    return Deployments.war("console-" + UUID.randomUUID(), Map.of());
+    try {
+      Path authorities =
+          Files.createTempFile(Path.of("target").toAbsolutePath(), "console-it-ca-", ".pem");
+      Files.writeString(authorities, pem(AUTHORITY.certificate()));
+      authorities.toFile().deleteOnExit();
+      return Deployments.war(
+          "console-" + UUID.randomUUID(),
+          Map.of("identity/tlsClientCaFile", authorities.toString()));
+    } catch (IOException | CertificateEncodingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String pem(X509Certificate certificate) throws CertificateEncodingException {
+    return "-----BEGIN CERTIFICATE-----\n"
+        + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+            .encodeToString(certificate.getEncoded())
+        + "\n-----END CERTIFICATE-----\n";
   }
 
   @ArquillianResource URL base;
@@ -501,6 +530,298 @@ class ConsoleIT {
       String body = get(path, session.cookie()).body();
       assertFalse(body.contains("<img"), path);
       assertTrue(body.contains("&lt;img src=x onerror=alert(1)&gt;"), path + ": " + body);
+    }
+  }
+
+  /** The new-account form's body: the CSRF token, the profile, then {@code fields} encoded. */
+  static String newAccount(
+      Session session, String name, String org, String scopes, String... fields) {
+    StringBuilder body =
+        new StringBuilder("csrf=")
+            .append(session.csrf())
+            .append("&name=")
+            .append(encode(name))
+            .append("&organization_id=")
+            .append(encode(org))
+            .append("&scopes=")
+            .append(encode(scopes));
+    for (int i = 0; i < fields.length; i += 2) {
+      body.append('&').append(fields[i]).append('=').append(encode(fields[i + 1]));
+    }
+    return body.toString();
+  }
+
+  JsonNode apiAccount(String admin, String clientId) {
+    HttpResponse<String> found = http().admin("GET", "/service-accounts/" + clientId, admin, null);
+    assertEquals(200, found.statusCode(), found.body());
+    return Http.json(found);
+  }
+
+  /** The names of the accounts of {@code org}, as the API lists them. */
+  List<String> names(String admin, String org) {
+    HttpResponse<String> listed =
+        http().admin("GET", "/service-accounts?organization_id=" + org, admin, null);
+    assertEquals(200, listed.statusCode(), listed.body());
+    List<String> names = new java.util.ArrayList<>();
+    Http.json(listed).get("items").forEach(item -> names.add(item.get("name").asText()));
+    return names;
+  }
+
+  @Test
+  void whenATlsClientAuthAccountIsCreatedInTheConsoleThenItHasItsSubjectAndNoSecret() {
+    String admin = adminToken();
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    String form = get("/console/accounts/new", session.cookie()).body();
+    assertTrue(form.contains("value=\"tls_client_auth\""), form);
+    assertTrue(form.contains("value=\"self_signed_tls_client_auth\""), form);
+    assertTrue(
+        form.contains("value=\"client_secret_basic\" checked"), "secret is the default: " + form);
+
+    HttpResponse<String> created =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "orders over mtls",
+                "org-tls",
+                "marketing:*",
+                "token_endpoint_auth_method",
+                "tls_client_auth",
+                "tls_client_auth_subject_form",
+                "san_dns",
+                "tls_client_auth_subject",
+                "orders.example.com"));
+    assertEquals(201, created.statusCode(), created.body());
+    assertTrue(created.body().contains("id=\"no-secret\""), created.body());
+    assertFalse(created.body().contains("id=\"client-secret\""), created.body());
+    String id = find(CLIENT_ID, created.body());
+    JsonNode account = apiAccount(admin, id);
+    assertEquals("tls_client_auth", account.get("token_endpoint_auth_method").asText());
+    assertEquals("orders.example.com", account.get("tls_client_auth_san_dns").asText());
+    assertFalse(account.has("tls_client_auth_subject_dn"), account.toString());
+    assertFalse(account.has("secret_created_at"), "no secret: " + account);
+    assertTrue(account.get("tls_client_certificate_bound_access_tokens").asBoolean());
+
+    String page = get("/console/accounts/" + id, session.cookie()).body();
+    assertTrue(page.contains(">tls_client_auth</dd>"), page);
+    assertTrue(page.contains("DNS name (SAN): <code>orders.example.com</code>"), page);
+    assertTrue(page.contains("<dd id=\"bound-tokens\">yes</dd>"), page);
+    assertFalse(page.contains("id=\"rotate-secret\""), "no secret to rotate: " + page);
+
+    // The API's refusal of the value is the form's message, with what was typed kept.
+    HttpResponse<String> refused =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "bad ip",
+                "org-tls",
+                "marketing:*",
+                "token_endpoint_auth_method",
+                "tls_client_auth",
+                "tls_client_auth_subject_form",
+                "san_ip",
+                "tls_client_auth_subject",
+                "999.1.1.1"));
+    assertEquals(400, refused.statusCode(), refused.body());
+    assertTrue(refused.body().contains("role=\"alert\""), refused.body());
+    assertTrue(refused.body().contains("tls_client_auth_san_ip"), refused.body());
+    assertTrue(refused.body().contains("value=\"999.1.1.1\""), refused.body());
+    assertTrue(refused.body().contains("value=\"san_ip\" selected"), refused.body());
+    assertTrue(refused.body().contains("value=\"tls_client_auth\" checked"), refused.body());
+    // No subject at all: the API names the five fields it needs one of.
+    HttpResponse<String> none =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "no subject",
+                "org-tls",
+                "marketing:*",
+                "token_endpoint_auth_method",
+                "tls_client_auth",
+                "tls_client_auth_subject_form",
+                "subject_dn"));
+    assertEquals(400, none.statusCode(), none.body());
+    assertTrue(none.body().contains("needs exactly one of"), none.body());
+    assertEquals(List.of("orders over mtls"), names(admin, "org-tls"));
+  }
+
+  @Test
+  void whenASecretAccountAsksForBoundTokensThenItsSecretIsShownAndItsTokensAreBound() {
+    String admin = adminToken();
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    HttpResponse<String> created =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "bound secret",
+                "org-bound",
+                "marketing:*",
+                "token_endpoint_auth_method",
+                "client_secret_basic",
+                "tls_client_certificate_bound_access_tokens",
+                "true"));
+    assertEquals(201, created.statusCode(), created.body());
+    assertTrue(created.body().contains("id=\"client-secret\""), created.body());
+    String id = find(CLIENT_ID, created.body());
+    JsonNode account = apiAccount(admin, id);
+    assertEquals("client_secret_basic", account.get("token_endpoint_auth_method").asText());
+    assertTrue(account.get("tls_client_certificate_bound_access_tokens").asBoolean());
+    String page = get("/console/accounts/" + id, session.cookie()).body();
+    assertTrue(page.contains("<dd id=\"bound-tokens\">yes</dd>"), page);
+
+    // Unticked, as before issue 39: not bound.
+    HttpResponse<String> plain =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(session, "plain secret", "org-bound", "marketing:*"));
+    assertEquals(201, plain.statusCode(), plain.body());
+    JsonNode unbound = apiAccount(admin, find(CLIENT_ID, plain.body()));
+    assertFalse(unbound.get("tls_client_certificate_bound_access_tokens").asBoolean());
+  }
+
+  @Test
+  void whenASelfSignedCertificateIsPastedThenTheAccountHoldsItAndABadOneIsRefusedInWords()
+      throws Exception {
+    String admin = adminToken();
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    X509Certificate certificate = TestPki.selfSigned("CN=console-orders").certificate();
+    HttpResponse<String> created =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "self-signed orders",
+                "org-self",
+                "marketing:*",
+                "token_endpoint_auth_method",
+                "self_signed_tls_client_auth",
+                "certificate",
+                pem(certificate).replace("\n", "\r\n")));
+    assertEquals(201, created.statusCode(), created.body());
+    assertTrue(created.body().contains("id=\"no-secret\""), created.body());
+    String id = find(CLIENT_ID, created.body());
+    JsonNode account = apiAccount(admin, id);
+    assertEquals("self_signed_tls_client_auth", account.get("token_endpoint_auth_method").asText());
+    JsonNode keys = account.get("jwks").get("keys");
+    assertEquals(1, keys.size(), account.toString());
+    assertEquals("EC", keys.get(0).get("kty").asText());
+    assertEquals(
+        Base64.getEncoder().encodeToString(certificate.getEncoded()),
+        keys.get(0).get("x5c").get(0).asText());
+    assertTrue(account.get("tls_client_certificate_bound_access_tokens").asBoolean());
+    String page = get("/console/accounts/" + id, session.cookie()).body();
+    assertTrue(page.contains(">self_signed_tls_client_auth</dd>"), page);
+
+    String broken = "-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n";
+    String privateKey =
+        "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49secret\n-----END PRIVATE KEY-----";
+    for (String[] bad :
+        new String[][] {
+          {broken, "is not one PEM certificate"},
+          {pem(certificate) + pem(certificate), "holds 2 certificates"},
+          {"", "needs its certificate"},
+          {privateKey, "holds a private key"}
+        }) {
+      HttpResponse<String> refused =
+          form(
+              "/console/accounts/new",
+              session,
+              newAccount(
+                  session,
+                  "bad pem",
+                  "org-self",
+                  "marketing:*",
+                  "token_endpoint_auth_method",
+                  "self_signed_tls_client_auth",
+                  "certificate",
+                  bad[0]));
+      assertEquals(400, refused.statusCode(), refused.body());
+      assertTrue(refused.body().contains("role=\"alert\""), refused.body());
+      assertTrue(refused.body().contains(bad[1]), bad[1] + ": " + refused.body());
+      assertTrue(
+          refused.body().contains("value=\"self_signed_tls_client_auth\" checked"), refused.body());
+    }
+    HttpResponse<String> key =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "bad pem",
+                "org-self",
+                "marketing:*",
+                "token_endpoint_auth_method",
+                "self_signed_tls_client_auth",
+                "certificate",
+                privateKey));
+    assertFalse(key.body().contains("MIGHAgEAMBMGByqGSM49secret"), "a pasted key is not echoed");
+    // A certificate with the secret method: one method per account.
+    HttpResponse<String> mixed =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session, "bad pem", "org-self", "marketing:*", "certificate", pem(certificate)));
+    assertEquals(400, mixed.statusCode(), mixed.body());
+    assertTrue(mixed.body().contains("only for a self-signed certificate"), mixed.body());
+    assertEquals(List.of("self-signed orders"), names(admin, "org-self"));
+  }
+
+  @Test
+  void whenAManagerAsksBeyondItsCeilingThenACertificateAccountIsRefusedAsASecretOneIs()
+      throws Exception {
+    String admin = adminToken();
+    String[] manager =
+        account(admin, "ceiling manager", "org-m", "\"identity:accounts.manage\",\"marketing:*\"");
+    Session session = session(manager[0], manager[1]);
+    String pem = pem(TestPki.selfSigned("CN=ceiling").certificate());
+    String[][] methods = {
+      {},
+      {"token_endpoint_auth_method", "self_signed_tls_client_auth", "certificate", pem},
+      {
+        "token_endpoint_auth_method",
+        "tls_client_auth",
+        "tls_client_auth_subject_form",
+        "subject_dn",
+        "tls_client_auth_subject",
+        "CN=ceiling"
+      }
+    };
+    // Another organization, then a scope the manager does not hold: each method meets the same
+    // 403 with the same words.
+    for (String[] beyond : new String[][] {{"org-other", "marketing:*"}, {"org-m", "catalog:*"}}) {
+      List<String> refusals = new java.util.ArrayList<>();
+      for (String[] method : methods) {
+        HttpResponse<String> refused =
+            form(
+                "/console/accounts/new",
+                session,
+                newAccount(session, "too wide", beyond[0], beyond[1], method));
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("role=\"alert\""), refused.body());
+        refusals.add(find(Pattern.compile("id=\"form-message\">([^<]+)<"), refused.body()));
+      }
+      assertEquals(1, refusals.stream().distinct().count(), refusals.toString());
+    }
+    assertFalse(names(admin, "org-other").contains("too wide"));
+    assertFalse(names(admin, "org-m").contains("too wide"));
+    // Within the ceiling, the manager registers both kinds.
+    for (String[] method : List.of(methods[1], methods[2])) {
+      HttpResponse<String> created =
+          form(
+              "/console/accounts/new",
+              session,
+              newAccount(session, "within " + method[1], "org-m", "marketing:*", method));
+      assertEquals(201, created.statusCode(), created.body());
     }
   }
 
