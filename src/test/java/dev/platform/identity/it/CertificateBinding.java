@@ -59,8 +59,8 @@ final class CertificateBinding {
 
   /**
    * Over TLS to {@code base}, trusting {@code serverAuthority} and presenting {@code client}'s
-   * certificate, or none when it is null. One connection per request, so that none is reused by a
-   * channel with another certificate.
+   * certificate, or none when it is null. Each channel has an HTTP client of its own, so that no
+   * connection, and no TLS session, is shared by channels with different certificates.
    */
   static Channel tls(URI base, X509Certificate serverAuthority, TestPki.Issued client) {
     HttpClient http =
