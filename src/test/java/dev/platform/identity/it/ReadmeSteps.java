@@ -59,6 +59,23 @@ final class ReadmeSteps {
     return ConfExample.of(part + " line '" + text + "'", found.get(0) + "\n");
   }
 
+  /**
+   * The one fenced block of {@code language} (e.g. {@code properties}): a file's content that the
+   * part shows and a test writes as shown.
+   */
+  String fenced(String language) {
+    String fence = "\n```" + language + "\n";
+    int at = text.indexOf(fence);
+    assertEquals(
+        at >= 0 ? at : -1,
+        text.lastIndexOf(fence),
+        part + ": one ```" + language + " block, not " + (at < 0 ? "none" : "several"));
+    if (at < 0) {
+      throw new AssertionError(part + " has no ```" + language + " block");
+    }
+    return text.substring(at + fence.length(), text.indexOf("\n```\n", at + 1) + 1);
+  }
+
   /** Fails unless the part says {@code words} (a setting the test applies as the README says). */
   String says(String words) {
     if (!text.contains(words)) {

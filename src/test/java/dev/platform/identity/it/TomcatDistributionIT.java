@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.FreshPostgres;
 import dev.platform.identity.hsm.SoftHsm;
+import dev.platform.identity.tls.TestPki;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,6 +31,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -188,6 +193,196 @@ class TomcatDistributionIT {
         "Tomcat %s without the database password: the failed start logged %d lines, %d of them"
             + " stack frames%n",
         VERSION, lines.lines(), lines.frames());
+  }
+
+  /**
+   * Issue 39, docs/mutual-tls.md "Tomcat 10.1 distribution", TLS at Tomcat: the doc's jar of
+   * AnyClientCertificate and TrustedProxyHeaders in Tomcat's lib/, a server key store of TestPki's
+   * with its owner-only password file, {@code conf/tomcat/mutual-tls/server-https.xml} in place of
+   * the HTTP connector (on loopback and this test's port), the doc's wait over HTTPS. A
+   * self_signed_tls_client_auth account registered through /admin/v1 gets a token with its
+   * certificate, bound to it ({@code cnf.x5t#S256}); /admin/v1 admits that token only over a
+   * connection that presents the same certificate, and the token endpoint without the certificate
+   * gives SPEC 7.1's missing secret.
+   */
+  @Test
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenTlsEndsAtTomcatThenTheCertificateClientsTokenIsBoundAndNeedsItsCertificate()
+      throws Exception {
+    ReadmeSteps mutual = mutualTlsSteps();
+    TestPki pki = TestPki.authority("Tomcat distribution IT CA");
+    install("https://127.0.0.1:" + port);
+    assertEquals(0, run("tls-jar", tlsJar(mutual)));
+    Path store = folder.resolve("server.p12");
+    Path storePassword = folder.resolve("server.p12.password");
+    char[] secret = ("store-" + password).toCharArray();
+    try (OutputStream out = Files.newOutputStream(store)) {
+      pki.server().keyStore("server", secret).store(out, secret);
+    }
+    Files.createFile(
+        storePassword,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(storePassword, new String(secret) + "\n");
+    assertEquals(
+        0,
+        run(
+            "key-store",
+            mutual
+                .block("(umask 077; mkdir -p \"$CATALINA_BASE/conf/identity\"")
+                .replace(
+                    "cp server.p12 server.p12.password", "cp " + store + " " + storePassword)));
+    Path server = catalina.resolve("conf/server.xml");
+    Files.writeString(server, httpsConnector(Files.readString(server)));
+    Path authority = folder.resolve("ca.pem");
+    Files.writeString(authority, CertificateBinding.pem(pki.certificate()));
+    String wait = mutual.says("curl -sf --cacert ca.pem https://127.0.0.1:8443/health/ready");
+    assertEquals(
+        0,
+        run(
+            "start",
+            tomcat
+                .block("log=\"$CATALINA_BASE/logs/catalina.out\"")
+                .replace(
+                    "curl -sf http://127.0.0.1:8080/health/ready",
+                    wait.replace("ca.pem", authority.toString()).replace("8443", "" + port))),
+        tail("start"));
+    for (Path file :
+        List.of(
+            catalina.resolve("conf/identity/server.p12"),
+            catalina.resolve("conf/identity/server.p12.password"))) {
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+          file.toString());
+    }
+
+    URI base = URI.create("https://127.0.0.1:" + port);
+    TestPki.Issued client = TestPki.selfSigned("CN=auditor");
+    TestPki.Issued other = TestPki.selfSigned("CN=auditor");
+    CertificateBinding.Channel none = CertificateBinding.tls(base, pki.certificate(), null);
+    CertificateBinding.Channel its = CertificateBinding.tls(base, pki.certificate(), client);
+    CertificateBinding.Channel another = CertificateBinding.tls(base, pki.certificate(), other);
+    Properties admin = bootstrapAdmin();
+    String adminToken =
+        CertificateBinding.accessToken(
+            CertificateBinding.token(
+                none, admin.getProperty("client_id"), admin.getProperty("client_secret")));
+    String id = CertificateBinding.register(none, adminToken, client);
+
+    String bound = CertificateBinding.accessToken(CertificateBinding.token(its, id, null));
+    assertEquals(CertificateBinding.thumbprint(client), CertificateBinding.boundThumbprint(bound));
+    assertEquals(401, CertificateBinding.token(another, id, null).status());
+    CertificateBinding.assertMissingSecret(CertificateBinding.token(none, id, null));
+    CertificateBinding.Answer with = CertificateBinding.auditEvents(its, bound);
+    assertEquals(200, with.status(), with.toString());
+    CertificateBinding.Answer without = CertificateBinding.auditEvents(none, bound);
+    assertEquals(401, without.status(), without.toString());
+    CertificateBinding.Answer wrong = CertificateBinding.auditEvents(another, bound);
+    assertEquals(401, wrong.status(), wrong.toString());
+
+    assertEquals(0, run("stop", tomcat.block("\"$CATALINA_HOME/bin/catalina.sh\" stop")));
+    Map<String, String> places = new LinkedHashMap<>();
+    logs().forEach((file, text) -> places.put(file.toString(), text));
+    places.forEach(
+        (place, text) ->
+            assertFalse(text.contains(new String(secret)), "the store password in " + place));
+    System.out.printf(
+        "Tomcat %s with TLS (server-https.xml): a certificate client's bound token, 200 with its"
+            + " certificate at /admin/v1, 401 without%n",
+        VERSION);
+  }
+
+  /**
+   * Issue 39, docs/mutual-tls.md "Tomcat 10.1 distribution", TLS at a proxy: the doc's jar in
+   * Tomcat's lib/ and {@code conf/tomcat/mutual-tls/server-proxy.xml}'s two valves first in the
+   * Engine, the HTTP connector on loopback as deploying-tomcat.md has it. From 127.0.0.1, which the
+   * example's {@code trustedProxies} names, the {@code ssl_client_escaped_cert} header is the
+   * client's certificate: a bound token, admitted at /admin/v1 with the header and refused without.
+   * The same header from 127.0.0.2 is removed: no certificate, so no token and no admission.
+   */
+  @Test
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void whenAProxyOutsideTrustedProxiesSendsTheCertificateHeaderThenItIsIgnored() throws Exception {
+    ReadmeSteps mutual = mutualTlsSteps();
+    install("http://127.0.0.1:" + port);
+    assertEquals(0, run("tls-jar", tlsJar(mutual)));
+    String valves = ConfExample.read("conf/tomcat/mutual-tls/server-proxy.xml").text();
+    valves = valves.substring(valves.indexOf("<Valve "));
+    Path server = catalina.resolve("conf/server.xml");
+    Files.writeString(
+        server,
+        ConfExample.of("the installed server.xml", Files.readString(server))
+            .replace(
+                "<Engine name=\"Catalina\" defaultHost=\"localhost\">",
+                "<Engine name=\"Catalina\" defaultHost=\"localhost\">\n" + valves)
+            .text());
+    assertEquals(0, waitForStart(), tail("start"));
+
+    TestPki.Issued client = TestPki.selfSigned("CN=auditor");
+    CertificateBinding.Channel none = CertificateBinding.proxied("127.0.0.1", port, null);
+    CertificateBinding.Channel trusted = CertificateBinding.proxied("127.0.0.1", port, client);
+    CertificateBinding.Channel untrusted =
+        CertificateBinding.proxied(BoundHttp.PROBE_ADDRESS, port, client);
+    Properties admin = bootstrapAdmin();
+    String adminToken =
+        CertificateBinding.accessToken(
+            CertificateBinding.token(
+                none, admin.getProperty("client_id"), admin.getProperty("client_secret")));
+    String id = CertificateBinding.register(none, adminToken, client);
+
+    CertificateBinding.assertMissingSecret(CertificateBinding.token(untrusted, id, null));
+    String bound = CertificateBinding.accessToken(CertificateBinding.token(trusted, id, null));
+    assertEquals(CertificateBinding.thumbprint(client), CertificateBinding.boundThumbprint(bound));
+    CertificateBinding.Answer with = CertificateBinding.auditEvents(trusted, bound);
+    assertEquals(200, with.status(), with.toString());
+    CertificateBinding.Answer without = CertificateBinding.auditEvents(none, bound);
+    assertEquals(401, without.status(), without.toString());
+    CertificateBinding.Answer fromElsewhere = CertificateBinding.auditEvents(untrusted, bound);
+    assertEquals(401, fromElsewhere.status(), fromElsewhere.toString());
+
+    assertEquals(0, run("stop", tomcat.block("\"$CATALINA_HOME/bin/catalina.sh\" stop")));
+    String log = Files.readString(catalina.resolve("logs/catalina.out"));
+    assertTrue(log.contains(BoundHttp.PROBE_ADDRESS), "TrustedProxyHeaders' warning: " + log);
+    System.out.printf(
+        "Tomcat %s with server-proxy.xml: the certificate header counts from 127.0.0.1, not from"
+            + " %s%n",
+        VERSION, BoundHttp.PROBE_ADDRESS);
+  }
+
+  static ReadmeSteps mutualTlsSteps() throws IOException {
+    return ReadmeSteps.in("docs/mutual-tls.md", "## Tomcat 10.1 distribution", "## Payara");
+  }
+
+  /** The doc's jar of the two classes, into Tomcat's lib/ (-Pservers packaged the classes). */
+  static ConfExample tlsJar(ReadmeSteps mutual) {
+    return mutual
+        .block("mvn -B -q -DskipTests package")
+        .replace("mvn -B -q -DskipTests package\n", "");
+  }
+
+  /**
+   * The installed server.xml with server-https.xml's connector in place of the HTTP one, on
+   * loopback and this test's port.
+   */
+  String httpsConnector(String installed) throws IOException {
+    String example = ConfExample.read("conf/tomcat/mutual-tls/server-https.xml").text();
+    String connector =
+        ConfExample.of(
+                "server-https.xml's connector",
+                example.substring(
+                    example.indexOf("<Connector "),
+                    example.indexOf("</Connector>") + "</Connector>".length()))
+            .replace("port=\"8443\"", "port=\"" + port + "\"")
+            .replace("address=\"0.0.0.0\"", "address=\"127.0.0.1\"")
+            .text();
+    Matcher http =
+        Pattern.compile(
+                "<Connector port=\""
+                    + port
+                    + "\" address=\"127.0.0.1\" protocol=\"HTTP/1.1\"[^>]*/>")
+            .matcher(installed);
+    assertTrue(http.find(), installed);
+    return installed.substring(0, http.start()) + connector + installed.substring(http.end());
   }
 
   /**
