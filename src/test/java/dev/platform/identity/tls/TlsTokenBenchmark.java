@@ -54,24 +54,27 @@ import javax.net.ssl.TrustManagerFactory;
  * password in the owner-only {@code server.p12.password}), the CA ({@code ca.pem}) and a
  * self-signed client certificate with its key ({@code client.p12}, {@code client.p12.password}).
  *
- * <p>{@code load BASE LOG PID PKI_DIR CONNS DURATION WARMUP JIT_WARMUP QUIET_MAX CLK_TCK PHASE...}:
- * reads the bootstrap administrator from the launcher's LOG (never from the command line), creates
- * through {@code /admin/v1} a client_secret_basic client and, on https, a
- * self_signed_tls_client_auth client whose JWK carries the certificate, checks one token of each,
- * then runs JIT_WARMUP seconds of the first phase (discarded) and, for each PHASE, waits at most
- * QUIET_MAX s for an idle machine, runs WARMUP s (discarded) and DURATION s measured on CONNS
- * connections to 127.0.0.1, one thread each, sending {@code POST /oauth/token} and reading each
- * answer before the next. The server's CPU is PID's utime+stime from {@code /proc/PID/stat}, read
- * just before and after the measured run; this process's own CPU and the rest of the machine's
- * (from {@code /proc/stat}) are reported apart, never counted as the server's. Prints one markdown
- * row per phase.
+ * <p>{@code load PKI_DIR CONNS DURATION WARMUP JIT_WARMUP QUIET_MAX CLK_TCK ROUNDS BASE LOG PID
+ * [BASE LOG PID] -- PHASE...}: one launcher per scheme (http, https) at BASE, its output in LOG,
+ * its JVM's PID. For each it reads the bootstrap administrator from LOG (never from the command
+ * line) and creates through {@code /admin/v1} a client_secret_basic client and, on https, a
+ * self_signed_tls_client_auth client whose JWK carries the certificate, and checks one token of
+ * each phase. It then runs JIT_WARMUP s of each launcher's first phase (discarded) and, ROUNDS
+ * times, every PHASE in turn: waits at most QUIET_MAX s for an idle machine, runs WARMUP s
+ * (discarded) and DURATION s measured on CONNS connections to 127.0.0.1, one thread each, sending
+ * {@code POST /oauth/token} and reading each answer before the next. The server's CPU is its PID's
+ * utime+stime from {@code /proc/PID/stat}, read just before and after the measured run; this
+ * process's own CPU and the rest of the machine's (from {@code /proc/stat}, the other launcher
+ * included) are reported apart, never counted as the server's. Prints one markdown row per phase
+ * and round.
  *
- * <p>Phases: {@code secret} (client_secret_basic, kept-alive connections), {@code certificate}
- * (self_signed_tls_client_auth, kept-alive), {@code secret-new} and {@code certificate-new} (a new
- * connection per request, {@code Connection: close}, and a new client TLS context for each, so
- * every request pays a full handshake, never a resumed one). On kept-alive connections the launcher
- * closes each after 100 requests ({@code maxKeepAliveRequests}); the connection is then opened
- * again with the same TLS context, which may resume the session, as a client library does.
+ * <p>Phases, SCHEME:KIND: {@code http:secret}, {@code https:secret} (client_secret_basic,
+ * kept-alive connections), {@code https:certificate} (self_signed_tls_client_auth, kept-alive),
+ * {@code https:secret-new} and {@code https:certificate-new} (a new connection per request, {@code
+ * Connection: close}, and a new client TLS context for each, so every request pays a full
+ * handshake, never a resumed one). On kept-alive connections the launcher closes each after 100
+ * requests ({@code maxKeepAliveRequests}); it is then opened again with the same TLS context, which
+ * may resume the session, as a client library does.
  */
 public final class TlsTokenBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -87,39 +90,54 @@ public final class TlsTokenBenchmark {
       case "load" -> {
         Settings settings =
             new Settings(
-                URI.create(args[1]),
-                Path.of(args[2]),
-                Long.parseLong(args[3]),
-                Path.of(args[4]),
+                Path.of(args[1]),
+                Integer.parseInt(args[2]),
+                Integer.parseInt(args[3]),
+                Integer.parseInt(args[4]),
                 Integer.parseInt(args[5]),
                 Integer.parseInt(args[6]),
                 Integer.parseInt(args[7]),
-                Integer.parseInt(args[8]),
-                Integer.parseInt(args[9]),
-                Integer.parseInt(args[10]));
-        load(settings, List.of(Arrays.copyOfRange(args, 11, args.length)));
+                Integer.parseInt(args[8]));
+        List<String> rest = List.of(Arrays.copyOfRange(args, 9, args.length));
+        int dashes = rest.indexOf("--");
+        if (dashes < 0 || dashes % 3 != 0) {
+          throw new IllegalArgumentException("BASE LOG PID triples, then --, then the phases");
+        }
+        List<Server> servers = new ArrayList<>();
+        for (int i = 0; i < dashes; i += 3) {
+          servers.add(
+              new Server(
+                  URI.create(rest.get(i)),
+                  Path.of(rest.get(i + 1)),
+                  Long.parseLong(rest.get(i + 2))));
+        }
+        load(settings, servers, rest.subList(dashes + 1, rest.size()));
       }
       default -> {
         System.err.println("usage: pki DIR");
         System.err.println(
-            "       load BASE LOG PID PKI_DIR CONNS DURATION WARMUP JIT_WARMUP QUIET_MAX CLK_TCK"
-                + " PHASE...   (phases: secret certificate secret-new certificate-new)");
+            "       load PKI_DIR CONNS DURATION WARMUP JIT_WARMUP QUIET_MAX CLK_TCK ROUNDS"
+                + " BASE LOG PID [BASE LOG PID] -- PHASE...");
+        System.err.println(
+            "       phases: http:secret https:secret https:certificate https:secret-new"
+                + " https:certificate-new");
         System.exit(2);
       }
     }
   }
 
   record Settings(
-      URI base,
-      Path log,
-      long pid,
       Path pki,
       int conns,
       int duration,
       int warmup,
       int jitWarmup,
       int quietMax,
-      int clockTicks) {
+      int clockTicks,
+      int rounds) {}
+
+  /** A launcher: where it listens, its output (the bootstrap administrator), its JVM. */
+  record Server(URI base, Path log, long pid) {
     boolean tls() {
       return "https".equals(base.getScheme());
     }
@@ -168,7 +186,20 @@ public final class TlsTokenBenchmark {
 
   /** What a worker needs to open a connection and send one token request. */
   record Target(
-      String label, String host, int port, Tls tls, boolean newPerRequest, byte[] request) {}
+      String label,
+      Server server,
+      boolean certificate,
+      Tls tls,
+      boolean newPerRequest,
+      byte[] request) {
+    String host() {
+      return server.base().getHost();
+    }
+
+    int port() {
+      return server.base().getPort();
+    }
+  }
 
   /** A client's TLS material; {@code freshContext} gives a new context (no session to resume). */
   record Tls(KeyManager[] keys, TrustManager[] trust, SSLContext shared) {
@@ -199,25 +230,15 @@ public final class TlsTokenBenchmark {
     }
   }
 
-  private static void load(Settings settings, List<String> phases) throws Exception {
-    String comm = Files.readString(Path.of("/proc/" + settings.pid() + "/comm")).strip();
-    if (!"java".equals(comm)) {
-      throw new IllegalStateException("PID " + settings.pid() + " is " + comm + ", not the JVM");
-    }
-    if (!"127.0.0.1".equals(settings.base().getHost())) {
-      throw new IllegalArgumentException("loopback only: " + settings.base());
-    }
-    String log = Files.readString(settings.log());
-    Matcher adminId = ADMIN_ID.matcher(log);
-    Matcher adminSecret = ADMIN_SECRET.matcher(log);
-    if (!adminId.find() || !adminSecret.find()) {
-      throw new IllegalStateException("no bootstrap administrator in " + settings.log());
-    }
+  /** A server's two clients, as request headers and body parts. */
+  record Clients(String secretBasic, String certificateId) {}
 
+  private static void load(Settings settings, List<Server> servers, List<String> phases)
+      throws Exception {
     Tls anonymous = null;
     Tls certified = null;
     X509Certificate clientCertificate = null;
-    if (settings.tls()) {
+    if (servers.stream().anyMatch(Server::tls)) {
       X509Certificate authority;
       try (InputStream in = Files.newInputStream(settings.pki().resolve("ca.pem"))) {
         authority =
@@ -232,15 +253,134 @@ public final class TlsTokenBenchmark {
       anonymous = Tls.of(null, null, authority);
       certified = Tls.of(clientKeys, password, authority);
     }
+    java.util.Map<String, Server> byScheme = new java.util.LinkedHashMap<>();
+    java.util.Map<Server, Clients> clients = new java.util.HashMap<>();
+    for (Server server : servers) {
+      String comm = Files.readString(Path.of("/proc/" + server.pid() + "/comm")).strip();
+      if (!"java".equals(comm)) {
+        throw new IllegalStateException("PID " + server.pid() + " is " + comm + ", not a JVM");
+      }
+      if (!"127.0.0.1".equals(server.base().getHost())) {
+        throw new IllegalArgumentException("loopback only: " + server.base());
+      }
+      byScheme.put(server.base().getScheme(), server);
+      clients.put(server, register(server, server.tls() ? anonymous : null, clientCertificate));
+    }
 
+    List<Target> targets = new ArrayList<>();
+    for (String phase : phases) {
+      String[] parts = phase.split(":", 2);
+      Server server = byScheme.get(parts[0]);
+      if (server == null || parts.length < 2) {
+        throw new IllegalArgumentException(phase + ": no launcher of that scheme");
+      }
+      String kind = parts[1];
+      boolean fresh = kind.endsWith("-new");
+      String connection = fresh ? "Connection: close\r\n" : "";
+      Clients client = clients.get(server);
+      String host = server.base().getHost();
+      int port = server.base().getPort();
+      targets.add(
+          switch (kind) {
+            case "secret", "secret-new" ->
+                new Target(
+                    phase,
+                    server,
+                    false,
+                    server.tls() ? anonymous : null,
+                    fresh,
+                    request(
+                        host,
+                        port,
+                        "Authorization: " + client.secretBasic() + "\r\n" + connection,
+                        "grant_type=client_credentials"));
+            case "certificate", "certificate-new" -> {
+              if (!server.tls()) {
+                throw new IllegalArgumentException(phase + " needs an https launcher");
+              }
+              yield new Target(
+                  phase,
+                  server,
+                  true,
+                  certified,
+                  fresh,
+                  request(
+                      host,
+                      port,
+                      connection,
+                      "grant_type=client_credentials&client_id=" + form(client.certificateId())));
+            }
+            default -> throw new IllegalArgumentException("unknown phase " + phase);
+          });
+    }
+    // One token per target through the load generator's own connection code, checked.
+    for (Target target : targets) {
+      try (Connection connection = Connection.open(target, true)) {
+        Answer answer = connection.exchange(target.request(), true);
+        if (answer.status() != 200) {
+          throw new IllegalStateException(
+              target.label() + ": " + answer.status() + " " + new String(answer.body()));
+        }
+        String jwt = JSON.readTree(answer.body()).path("access_token").asText();
+        JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]));
+        boolean bound = claims.path("cnf").has("x5t#S256");
+        if (bound != target.certificate()) {
+          throw new IllegalStateException(target.label() + ": cnf.x5t#S256 " + bound);
+        }
+        System.out.printf(
+            "# %s: one token checked (%s, %s, %d characters, certificate-bound: %s)%n",
+            target.label(), connection.protocol(), connection.cipherSuite(), jwt.length(), bound);
+      }
+    }
+    System.out.println(
+        "| round | transport | client | connection | conns | s | requests | non-200 | errors"
+            + " | req/s | p50 / p99 ms | connections opened | server CPU-s"
+            + " | req per server CPU-s | load generator cores | other cores | machine busy |");
+    System.out.println(
+        "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
+    if (settings.jitWarmup() > 0) {
+      for (Server server : servers) {
+        Target first = targets.stream().filter(t -> t.server() == server).findFirst().orElse(null);
+        if (first != null) {
+          System.err.printf(
+              "JIT warm-up %d s (%s, discarded)%n", settings.jitWarmup(), first.label());
+          run(first, settings.conns(), settings.jitWarmup());
+        }
+      }
+    }
+    for (int round = 1; round <= settings.rounds(); round++) {
+      for (Target target : targets) {
+        waitQuiet(settings.quietMax());
+        System.err.printf(
+            "round %d, %s: warm-up %d s (discarded)%n", round, target.label(), settings.warmup());
+        run(target, settings.conns(), settings.warmup());
+        Thread.sleep(1000);
+        System.err.printf(
+            "round %d, %s: measured %d s%n", round, target.label(), settings.duration());
+        Ticks before = Ticks.read(target.server().pid());
+        Result result = run(target, settings.conns(), settings.duration());
+        Ticks after = Ticks.read(target.server().pid());
+        System.out.println(row(settings, round, target, result, before, after));
+        Thread.sleep(2000);
+      }
+    }
+  }
+
+  /** The server's two clients, made through /admin/v1 by its bootstrap administrator. */
+  private static Clients register(Server server, Tls tls, X509Certificate certificate)
+      throws Exception {
+    String log = Files.readString(server.log());
+    Matcher adminId = ADMIN_ID.matcher(log);
+    Matcher adminSecret = ADMIN_SECRET.matcher(log);
+    if (!adminId.find() || !adminSecret.find()) {
+      throw new IllegalStateException("no bootstrap administrator in " + server.log());
+    }
     HttpClient http =
-        (anonymous == null
-                ? HttpClient.newBuilder()
-                : HttpClient.newBuilder().sslContext(anonymous.shared()))
+        (tls == null ? HttpClient.newBuilder() : HttpClient.newBuilder().sslContext(tls.shared()))
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5))
             .build();
-    URI base = settings.base();
+    URI base = server.base();
     String adminBearer =
         "Bearer "
             + JSON.readTree(
@@ -264,126 +404,41 @@ public final class TlsTokenBenchmark {
                     + SCOPES
                     + "}",
                 201));
-    String host = base.getHost();
-    int port = base.getPort();
     String secretBasic =
         basic(secretClient.path("client_id").asText(), secretClient.path("client_secret").asText());
-    byte[] secretRequest =
-        request(
-            host, port, "Authorization: " + secretBasic + "\r\n", "grant_type=client_credentials");
-    String certificateId = null;
-    if (settings.tls()) {
-      String jwks =
-          "{\"keys\":["
-              + new ECKey.Builder(Curve.P_256, (ECPublicKey) clientCertificate.getPublicKey())
-                  .keyID("tls")
-                  .x509CertChain(
-                      List.of(com.nimbusds.jose.util.Base64.encode(clientCertificate.getEncoded())))
-                  .build()
-                  .toJSONString()
-              + "]}";
-      certificateId =
-          JSON.readTree(
-                  send(
-                      http,
-                      base.resolve("/admin/v1/service-accounts"),
-                      "application/json",
-                      adminBearer,
-                      "{\"name\":\"bench-certificate\",\"organization_id\":\"bench\",\"scopes\":"
-                          + SCOPES
-                          + ",\"token_endpoint_auth_method\":\"self_signed_tls_client_auth\","
-                          + "\"jwks\":"
-                          + jwks
-                          + "}",
-                      201))
-              .path("client_id")
-              .asText();
+    if (!server.tls()) {
+      return new Clients(secretBasic, null);
     }
-
-    List<Target> targets = new ArrayList<>();
-    for (String phase : phases) {
-      boolean fresh = phase.endsWith("-new");
-      String connection = fresh ? "Connection: close\r\n" : "";
-      targets.add(
-          switch (phase) {
-            case "secret", "secret-new" ->
-                new Target(
-                    phase,
-                    host,
-                    port,
-                    anonymous,
-                    fresh,
-                    request(
-                        host,
-                        port,
-                        "Authorization: " + secretBasic + "\r\n" + connection,
-                        "grant_type=client_credentials"));
-            case "certificate", "certificate-new" -> {
-              if (!settings.tls()) {
-                throw new IllegalArgumentException(phase + " needs an https BASE");
-              }
-              yield new Target(
-                  phase,
-                  host,
-                  port,
-                  certified,
-                  fresh,
-                  request(
-                      host,
-                      port,
-                      connection,
-                      "grant_type=client_credentials&client_id=" + form(certificateId)));
-            }
-            default -> throw new IllegalArgumentException("unknown phase " + phase);
-          });
-    }
-    // One token per target through the load generator's own connection code, checked.
-    for (Target target : targets) {
-      try (Connection connection = Connection.open(target, true)) {
-        Answer answer = connection.exchange(target.request(), true);
-        if (answer.status() != 200) {
-          throw new IllegalStateException(
-              target.label() + ": " + answer.status() + " " + new String(answer.body()));
-        }
-        JsonNode token = JSON.readTree(answer.body());
-        String jwt = token.path("access_token").asText();
-        JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(jwt.split("\\.")[1]));
-        boolean bound = claims.path("cnf").has("x5t#S256");
-        if (bound != target.label().startsWith("certificate")) {
-          throw new IllegalStateException(target.label() + ": cnf.x5t#S256 " + bound);
-        }
-        System.out.printf(
-            "# %s: one token checked (%s, %s, %d bytes, certificate-bound: %s)%n",
-            target.label(), connection.protocol(), connection.cipherSuite(), jwt.length(), bound);
-      }
-    }
-    System.out.println(
-        "| transport | client | connection | conns | s | requests | non-200 | errors | req/s"
-            + " | p50 / p99 ms | connections opened | server CPU-s | req per server CPU-s"
-            + " | load generator cores | other cores | machine busy |");
-    System.out.println(
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
-    if (settings.jitWarmup() > 0 && !targets.isEmpty()) {
-      System.err.printf(
-          "JIT warm-up %d s (%s, discarded)%n", settings.jitWarmup(), targets.get(0).label());
-      run(targets.get(0), settings.conns(), settings.jitWarmup());
-    }
-    for (Target target : targets) {
-      waitQuiet(settings.quietMax());
-      System.err.printf("%s: warm-up %d s (discarded)%n", target.label(), settings.warmup());
-      run(target, settings.conns(), settings.warmup());
-      Thread.sleep(1000);
-      System.err.printf("%s: measured %d s%n", target.label(), settings.duration());
-      Ticks before = Ticks.read(settings.pid());
-      Result result = run(target, settings.conns(), settings.duration());
-      Ticks after = Ticks.read(settings.pid());
-      System.out.println(row(settings, target, result, before, after));
-      Thread.sleep(2000);
-    }
+    String jwks =
+        "{\"keys\":["
+            + new ECKey.Builder(Curve.P_256, (ECPublicKey) certificate.getPublicKey())
+                .keyID("tls")
+                .x509CertChain(
+                    List.of(com.nimbusds.jose.util.Base64.encode(certificate.getEncoded())))
+                .build()
+                .toJSONString()
+            + "]}";
+    String certificateId =
+        JSON.readTree(
+                send(
+                    http,
+                    base.resolve("/admin/v1/service-accounts"),
+                    "application/json",
+                    adminBearer,
+                    "{\"name\":\"bench-certificate\",\"organization_id\":\"bench\",\"scopes\":"
+                        + SCOPES
+                        + ",\"token_endpoint_auth_method\":\"self_signed_tls_client_auth\","
+                        + "\"jwks\":"
+                        + jwks
+                        + "}",
+                    201))
+            .path("client_id")
+            .asText();
+    return new Clients(secretBasic, certificateId);
   }
 
   private static String row(
-      Settings settings, Target target, Result result, Ticks before, Ticks after) {
+      Settings settings, int round, Target target, Result result, Ticks before, Ticks after) {
     double hz = settings.clockTicks();
     double seconds = result.nanos() / 1e9;
     double server = (after.server() - before.server()) / hz;
@@ -396,14 +451,12 @@ public final class TlsTokenBenchmark {
     Arrays.sort(latencies);
     return String.format(
         Locale.ROOT,
-        "| %s | %s | %s | %d | %.1f | %d | %d | %d | %.0f | %.2f / %.2f | %d | %.2f | %.0f | %.2f | %.2f | %.2f/%d |",
-        settings.tls() ? "TLS" : "plain HTTP",
-        target.label().startsWith("certificate")
-            ? "self_signed_tls_client_auth"
-            : "client_secret_basic",
-        target.newPerRequest()
-            ? "new per request, full handshake"
-            : "kept alive (100 requests each)",
+        "| %d | %s | %s | %s | %d | %.1f | %d | %d | %d | %.0f | %.2f / %.2f | %d | %.2f | %.0f"
+            + " | %.2f | %.2f | %.2f/%d |",
+        round,
+        target.server().tls() ? "TLS" : "plain HTTP",
+        target.certificate() ? "self_signed_tls_client_auth" : "client_secret_basic",
+        target.newPerRequest() ? "new per request, full handshake" : "kept alive",
         settings.conns(),
         seconds,
         result.requests(),
@@ -412,7 +465,7 @@ public final class TlsTokenBenchmark {
         result.requests() / seconds,
         percentile(latencies, 0.50) / 1e6,
         percentile(latencies, 0.99) / 1e6,
-        settings.tls() ? result.connections() : 0,
+        result.connections(),
         server,
         server > 0 ? result.requests() / server : 0,
         self / seconds,
