@@ -173,6 +173,63 @@ class JndiSettingsTest {
 
   /** Issue 36 items 1 and 10. */
   @Test
+  void whenTheClientCaFileIsUnsetOrGivenThenItsCertificatesAreReadAndAFaultNamesTheEntry(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws Exception {
+    assertTrue(read(valid()).clientKeys().tlsClientAuthorities().isEmpty(), "unset: none");
+    dev.platform.identity.tls.TestPki one = dev.platform.identity.tls.TestPki.authority("One");
+    dev.platform.identity.tls.TestPki two = dev.platform.identity.tls.TestPki.authority("Two");
+    java.nio.file.Path file = folder.resolve("cas.pem");
+    java.nio.file.Files.writeString(file, pem(one.certificate()) + pem(two.certificate()));
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.TLS_CLIENT_CA_FILE, file.toString());
+    assertEquals(
+        List.of(one.certificate(), two.certificate()),
+        read(entries).clientKeys().tlsClientAuthorities());
+
+    java.nio.file.Path empty = folder.resolve("empty.pem");
+    java.nio.file.Files.writeString(empty, "");
+    java.nio.file.Path garbage = folder.resolve("garbage.pem");
+    java.nio.file.Files.writeString(
+        garbage, "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+    java.time.Instant now = java.time.Instant.now();
+    java.nio.file.Path expired = folder.resolve("expired.pem");
+    java.nio.file.Files.writeString(
+        expired,
+        pem(
+            one.client("CN=old", now.minus(Duration.ofDays(2)), now.minus(Duration.ofDays(1)))
+                .certificate()));
+    Map<String, String> faults =
+        Map.of(
+            "relative.pem",
+            "relative path",
+            folder.resolve("missing.pem").toString(),
+            "cannot be read",
+            empty.toString(),
+            "holds no certificate",
+            garbage.toString(),
+            "not PEM certificates",
+            expired.toString(),
+            "is not valid now");
+    faults.forEach(
+        (path, says) -> {
+          Map<String, Object> bad = valid();
+          bad.put(JndiSettings.TLS_CLIENT_CA_FILE, path);
+          InvalidSettingException e =
+              org.junit.jupiter.api.Assertions.assertThrows(
+                  InvalidSettingException.class, () -> read(bad));
+          assertTrue(e.getMessage().contains(JndiSettings.TLS_CLIENT_CA_FILE), e.getMessage());
+          assertTrue(e.getMessage().contains(says), path + ": " + e.getMessage());
+        });
+  }
+
+  static String pem(java.security.cert.X509Certificate certificate) throws Exception {
+    return "-----BEGIN CERTIFICATE-----\n"
+        + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'})
+            .encodeToString(certificate.getEncoded())
+        + "\n-----END CERTIFICATE-----\n";
+  }
+
+  @Test
   void whenJwksUriSettingsAreUnsetOrGivenThenTheyAreReadAndCheckedNamingTheEntry() {
     assertEquals(
         new Settings.JwksUris(java.util.Set.of(), Duration.ofHours(1)),
