@@ -14,7 +14,10 @@
 #   https:secret               the same over TLS;
 #   https:certificate          self_signed_tls_client_auth over TLS (the client registered through
 #                              /admin/v1 with its certificate in x5c), kept-alive connections;
-#   https:secret-new, https:certificate-new   a new connection and a full handshake per request.
+#   https:ca-certificate       tls_client_auth over TLS: a certificate of the bench CA (passed to the
+#                              launcher with --tls-client-ca), its path built on every request;
+#   https:secret-new, https:certificate-new, https:ca-certificate-new
+#                              a new connection and a full handshake per request.
 # The load generator is TlsTokenBenchmark load, a JVM of its own (wrk cannot present a client
 # certificate): CONNS connections to 127.0.0.1, one thread each; JIT_WARMUP s per launcher
 # discarded, then ROUNDS times every phase: WARMUP s discarded and DURATION s measured. It reads the
@@ -107,7 +110,8 @@ tls_port=$((PORT + 1))
 say "TLS: start a launcher on 127.0.0.1:$tls_port (-Xmx$HEAP)"
 java -Xmx"$HEAP" -jar target/launcher/identity-launcher.jar --bind 127.0.0.1 --port "$tls_port" \
   --data "$work/tls" --context "$context" --tls-keystore "$pki/server.p12" \
-  --tls-keystore-password-file "$pki/server.p12.password" > "$out/tls-server.log" 2>&1 &
+  --tls-keystore-password-file "$pki/server.p12.password" --tls-client-ca "$pki/ca.pem" \
+  > "$out/tls-server.log" 2>&1 &
 tls=$!
 ready=false
 for _ in $(seq 1 240); do
@@ -124,7 +128,8 @@ say "load: $ROUNDS rounds"
 bench load "$pki" "$CONNS" "$DURATION" "$WARMUP" "$JIT_WARMUP" "$QUIET_MAX" "$(getconf CLK_TCK)" \
   "$ROUNDS" "http://127.0.0.1:$PORT" "$out/plain-server.log" "$plain" \
   "https://127.0.0.1:$tls_port" "$out/tls-server.log" "$tls" -- \
-  http:secret https:secret https:certificate https:secret-new https:certificate-new \
+  http:secret https:secret https:certificate https:ca-certificate https:secret-new \
+  https:certificate-new https:ca-certificate-new \
   2> >(tee -a "$out/run.log" >&2) | tee "$out/load.txt"
 stop_both
 redact_log "$out/plain-server.log"

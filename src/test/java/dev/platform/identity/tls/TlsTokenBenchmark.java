@@ -70,16 +70,22 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * <p>Phases, SCHEME:KIND: {@code http:secret}, {@code https:secret} (client_secret_basic,
  * kept-alive connections), {@code https:certificate} (self_signed_tls_client_auth, kept-alive),
- * {@code https:secret-new} and {@code https:certificate-new} (a new connection per request, {@code
- * Connection: close}, and a new client TLS context for each, so every request pays a full
- * handshake, never a resumed one). On kept-alive connections the launcher closes each after 100
- * requests ({@code maxKeepAliveRequests}); it is then opened again with the same TLS context, which
- * may resume the session, as a client library does.
+ * {@code https:ca-certificate} (tls_client_auth: a certificate of the bench CA, whose path the
+ * service builds on every request), {@code https:secret-new}, {@code https:certificate-new} and
+ * {@code https:ca-certificate-new} (a new connection per request, {@code Connection: close}, and a
+ * new client TLS context for each, so every request pays a full handshake, never a resumed one). On
+ * kept-alive connections the launcher closes each after 100 requests ({@code
+ * maxKeepAliveRequests}); it is then opened again with the same TLS context, which may resume the
+ * session, as a client library does.
  */
 public final class TlsTokenBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern ADMIN_ID = Pattern.compile("client_id:\\s+(\\S+)");
   private static final Pattern ADMIN_SECRET = Pattern.compile("client_secret:\\s+(\\S+)");
+
+  /** The subject of the CA-issued client certificate, which its tls_client_auth account names. */
+  private static final String CA_CLIENT_DN = "CN=bench-ca-client,O=Bench";
+
   private static final String SCOPES = "[\"catalog:products.view\",\"catalog:categories.view\"]";
 
   private TlsTokenBenchmark() {}
@@ -119,8 +125,8 @@ public final class TlsTokenBenchmark {
             "       load PKI_DIR CONNS DURATION WARMUP JIT_WARMUP QUIET_MAX CLK_TCK ROUNDS"
                 + " BASE LOG PID [BASE LOG PID] -- PHASE...");
         System.err.println(
-            "       phases: http:secret https:secret https:certificate https:secret-new"
-                + " https:certificate-new");
+            "       phases: http:secret https:secret https:certificate https:ca-certificate"
+                + " https:secret-new https:certificate-new https:ca-certificate-new");
         System.exit(2);
       }
     }
@@ -157,6 +163,13 @@ public final class TlsTokenBenchmark {
           .keyStore("client", clientPassword)
           .store(out, clientPassword);
     }
+    char[] caClientPassword = secretFile(dir.resolve("ca-client.p12.password"));
+    try (OutputStream out = Files.newOutputStream(ownerOnly(dir.resolve("ca-client.p12")))) {
+      authority
+          .client(CA_CLIENT_DN)
+          .keyStore("client", caClientPassword)
+          .store(out, caClientPassword);
+    }
     Files.writeString(
         dir.resolve("ca.pem"),
         "-----BEGIN CERTIFICATE-----\n"
@@ -186,12 +199,12 @@ public final class TlsTokenBenchmark {
 
   /** What a worker needs to open a connection and send one token request. */
   record Target(
-      String label,
-      Server server,
-      boolean certificate,
-      Tls tls,
-      boolean newPerRequest,
-      byte[] request) {
+      String label, Server server, String method, Tls tls, boolean newPerRequest, byte[] request) {
+    /** Whether the client proves itself by its certificate, and its tokens are bound. */
+    boolean certificate() {
+      return !method.equals("client_secret_basic");
+    }
+
     String host() {
       return server.base().getHost();
     }
@@ -230,13 +243,14 @@ public final class TlsTokenBenchmark {
     }
   }
 
-  /** A server's two clients, as request headers and body parts. */
-  record Clients(String secretBasic, String certificateId) {}
+  /** A server's clients, as request headers and body parts. */
+  record Clients(String secretBasic, String certificateId, String caCertificateId) {}
 
   private static void load(Settings settings, List<Server> servers, List<String> phases)
       throws Exception {
     Tls anonymous = null;
     Tls certified = null;
+    Tls caCertified = null;
     X509Certificate clientCertificate = null;
     if (servers.stream().anyMatch(Server::tls)) {
       X509Certificate authority;
@@ -252,6 +266,12 @@ public final class TlsTokenBenchmark {
       clientCertificate = (X509Certificate) clientKeys.getCertificate("client");
       anonymous = Tls.of(null, null, authority);
       certified = Tls.of(clientKeys, password, authority);
+      char[] caPassword = readSecret(settings.pki().resolve("ca-client.p12.password"));
+      KeyStore caClientKeys = KeyStore.getInstance("PKCS12");
+      try (InputStream in = Files.newInputStream(settings.pki().resolve("ca-client.p12"))) {
+        caClientKeys.load(in, caPassword);
+      }
+      caCertified = Tls.of(caClientKeys, caPassword, authority);
     }
     java.util.Map<String, Server> byScheme = new java.util.LinkedHashMap<>();
     java.util.Map<Server, Clients> clients = new java.util.HashMap<>();
@@ -286,7 +306,7 @@ public final class TlsTokenBenchmark {
                 new Target(
                     phase,
                     server,
-                    false,
+                    "client_secret_basic",
                     server.tls() ? anonymous : null,
                     fresh,
                     request(
@@ -301,7 +321,7 @@ public final class TlsTokenBenchmark {
               yield new Target(
                   phase,
                   server,
-                  true,
+                  "self_signed_tls_client_auth",
                   certified,
                   fresh,
                   request(
@@ -309,6 +329,22 @@ public final class TlsTokenBenchmark {
                       port,
                       connection,
                       "grant_type=client_credentials&client_id=" + form(client.certificateId())));
+            }
+            case "ca-certificate", "ca-certificate-new" -> {
+              if (!server.tls()) {
+                throw new IllegalArgumentException(phase + " needs an https launcher");
+              }
+              yield new Target(
+                  phase,
+                  server,
+                  "tls_client_auth",
+                  caCertified,
+                  fresh,
+                  request(
+                      host,
+                      port,
+                      connection,
+                      "grant_type=client_credentials&client_id=" + form(client.caCertificateId())));
             }
             default -> throw new IllegalArgumentException("unknown phase " + phase);
           });
@@ -407,7 +443,7 @@ public final class TlsTokenBenchmark {
     String secretBasic =
         basic(secretClient.path("client_id").asText(), secretClient.path("client_secret").asText());
     if (!server.tls()) {
-      return new Clients(secretBasic, null);
+      return new Clients(secretBasic, null, null);
     }
     String jwks =
         "{\"keys\":["
@@ -434,7 +470,23 @@ public final class TlsTokenBenchmark {
                     201))
             .path("client_id")
             .asText();
-    return new Clients(secretBasic, certificateId);
+    String caCertificateId =
+        JSON.readTree(
+                send(
+                    http,
+                    base.resolve("/admin/v1/service-accounts"),
+                    "application/json",
+                    adminBearer,
+                    "{\"name\":\"bench-ca-certificate\",\"organization_id\":\"bench\",\"scopes\":"
+                        + SCOPES
+                        + ",\"token_endpoint_auth_method\":\"tls_client_auth\","
+                        + "\"tls_client_auth_subject_dn\":\""
+                        + CA_CLIENT_DN
+                        + "\"}",
+                    201))
+            .path("client_id")
+            .asText();
+    return new Clients(secretBasic, certificateId, caCertificateId);
   }
 
   private static String row(
@@ -455,7 +507,7 @@ public final class TlsTokenBenchmark {
             + " | %.2f | %.2f | %.2f/%d |",
         round,
         target.server().tls() ? "TLS" : "plain HTTP",
-        target.certificate() ? "self_signed_tls_client_auth" : "client_secret_basic",
+        target.method(),
         target.newPerRequest() ? "new per request, full handshake" : "kept alive",
         settings.conns(),
         seconds,

@@ -20,24 +20,18 @@ import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
-import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
-import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
-import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.tls.TestPki;
 import dev.platform.identity.verify.CertificateThumbprint;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,40 +46,21 @@ class SelfSignedTokenTest {
   static final TestPki.Issued CLIENT = TestPki.selfSigned("CN=orders");
   static final TestPki.Issued OTHER = TestPki.selfSigned("CN=orders");
 
-  final Settings settings = TestNodes.settings();
-  final DataSource data = TestDatabases.h2DataSource("selfsigned-" + UUID.randomUUID());
-  final TestNodes.Node node = TestNodes.node(data, settings, Clock.systemUTC());
-  final MutableClock clock = new MutableClock(START);
-  final SecretDigest digest = new SecretDigest(settings.secrets().pepper());
-  final ServiceAccounts accounts = new ServiceAccounts(node.database());
-  final TokenServlet endpoint =
-      TokenEndpoint.build(
-          new TokenEndpoint.Policy(
-              settings.tokens().issuer(),
-              settings.tokens().lifetime(),
-              settings.tokens().adminLifetime(),
-              Optional.empty(),
-              true),
-          accounts,
-          digest,
-          new ScopeCatalog(node.database()),
-          node.ring(),
-          new UsedAssertions(data),
-          (uri, refresh) -> {
-            throw new IllegalStateException("no published sets here");
-          },
-          new AuditLog(clock),
-          TokenMeters.none(),
-          clock);
+  final TokenPathNode path = new TokenPathNode("selfsigned", START, List.of());
+  final Settings settings = path.settings;
+  final MutableClock clock = path.clock;
+  final SecretDigest digest = path.digest;
+  final ServiceAccounts accounts = path.accounts;
+  final TokenServlet endpoint = path.endpoint;
 
   @BeforeEach
   void startKeys() {
-    node.rotation().start();
+    path.start();
   }
 
   @AfterEach
   void close() {
-    node.close();
+    path.close();
   }
 
   /** The JWK set registering {@code issued}'s certificate under its own key. */

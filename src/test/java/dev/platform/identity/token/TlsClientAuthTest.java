@@ -13,21 +13,16 @@ import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.Settings;
-import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.key.MutableClock;
-import dev.platform.identity.key.TestNodes;
-import dev.platform.identity.scope.ScopeCatalog;
 import dev.platform.identity.tls.TestPki;
 import dev.platform.identity.verify.CertificateThumbprint;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import javax.sql.DataSource;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,42 +49,21 @@ class TlsClientAuthTest {
           new GeneralName(GeneralName.iPAddress, "2001:db8::7"),
           new GeneralName(GeneralName.rfc822Name, "orders@Kitchen.example"));
 
-  final Settings settings = TestNodes.settings();
-  final DataSource data = TestDatabases.h2DataSource("tlsclient-" + UUID.randomUUID());
-  final TestNodes.Node node = TestNodes.node(data, settings, Clock.systemUTC());
-  final MutableClock clock = new MutableClock(NOW);
-  final SecretDigest digest = new SecretDigest(settings.secrets().pepper());
-  final ServiceAccounts accounts = new ServiceAccounts(node.database());
-  final AuditLog audit = new AuditLog(clock);
-  final TokenServlet endpoint =
-      TokenEndpoint.build(
-          new TokenEndpoint.Policy(
-              settings.tokens().issuer(),
-              settings.tokens().lifetime(),
-              settings.tokens().adminLifetime(),
-              Optional.empty(),
-              true,
-              List.of(PKI.certificate())),
-          accounts,
-          digest,
-          new ScopeCatalog(node.database()),
-          node.ring(),
-          new UsedAssertions(data),
-          (uri, refresh) -> {
-            throw new IllegalStateException("no published sets here");
-          },
-          audit,
-          TokenMeters.none(),
-          clock);
+  final TokenPathNode path = new TokenPathNode("tlsclient", NOW, List.of(PKI.certificate()));
+  final Settings settings = path.settings;
+  final MutableClock clock = path.clock;
+  final SecretDigest digest = path.digest;
+  final ServiceAccounts accounts = path.accounts;
+  final TokenServlet endpoint = path.endpoint;
 
   @BeforeEach
   void startKeys() {
-    node.rotation().start();
+    path.start();
   }
 
   @AfterEach
   void close() {
-    node.close();
+    path.close();
   }
 
   UUID account(CertificateSubject.Kind kind, String value) {
