@@ -645,6 +645,14 @@ public final class TlsTokenBenchmark {
           requests++;
           if (answer.status() != 200) {
             non200++;
+            if (non200 <= 3) {
+              System.err.println(
+                  target.label()
+                      + ": "
+                      + answer.status()
+                      + " "
+                      + new String(answer.body(), StandardCharsets.UTF_8));
+            }
           }
           if (target.newPerRequest() || !answer.keepAlive()) {
             connection.close();
