@@ -31,6 +31,15 @@ final class CertificateAuthorities {
   private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
   private static final String ANY_EXTENDED_KEY_USAGE = "2.5.29.37.0";
 
+  /**
+   * The most certificates a presented chain may hold, the client's own included: JSSE's default
+   * ({@code jdk.tls.maxCertificateChainLength}). The path builder searches all of them, and a
+   * longer chain of certificates that name each other costs it time that grows faster than the
+   * chain (200 took over a second); a TLS layer without that limit (Tomcat's OpenSSL) passes what
+   * the client sent (review 39).
+   */
+  static final int MAX_CHAIN = 10;
+
   private final Set<TrustAnchor> anchors;
 
   /** None: no certificate chains, and no tls_client_auth client authenticates. */
@@ -53,7 +62,10 @@ final class CertificateAuthorities {
    * others where it needs them, and is fit for client authentication.
    */
   boolean trust(List<X509Certificate> chain, Instant at) {
-    if (anchors.isEmpty() || chain.isEmpty() || !fitForClients(chain.get(0))) {
+    if (anchors.isEmpty()
+        || chain.isEmpty()
+        || chain.size() > MAX_CHAIN
+        || !fitForClients(chain.get(0))) {
       return false;
     }
     X509CertSelector target = new X509CertSelector();

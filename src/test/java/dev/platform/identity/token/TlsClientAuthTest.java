@@ -232,6 +232,26 @@ class TlsClientAuthTest {
     assertRefusedAsAStranger(answer(body(id), List.of(issued.certificate())));
   }
 
+  /**
+   * Review 39: the PKIX builder searches every certificate the client sent, and a client (behind a
+   * TLS layer without JSSE's chain limit of 10, such as Tomcat's OpenSSL) could send hundreds that
+   * name each other: 200 took the builder over a second per request, before any account was read. A
+   * chain longer than {@link CertificateAuthorities#MAX_CHAIN} is refused without building, even
+   * one that holds a good path.
+   */
+  @Test
+  void whenTheChainIsLongerThanTheTlsLayersLimitThenRefusedWithoutAPath() throws Exception {
+    UUID id = orders();
+    TestPki.Issued issued = INTERMEDIATE.client("CN=orders,O=Kitchen");
+    List<X509Certificate> padded = new java.util.ArrayList<>(issued.chain());
+    while (padded.size() < CertificateAuthorities.MAX_CHAIN) {
+      padded.add(OTHER_PKI.client("CN=padding").certificate());
+    }
+    assertEquals(200, answer(body(id), padded).status());
+    padded.add(OTHER_PKI.client("CN=padding").certificate());
+    assertRefusedAsAStranger(answer(body(id), padded));
+  }
+
   @Test
   void whenAnotherAccountsCertificateIsPresentedThenRefused() throws Exception {
     UUID orders = orders();
