@@ -1,17 +1,22 @@
 package dev.platform.identity.token;
 
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.cert.CertPathBuilder;
 import java.security.cert.CertStore;
 import java.security.cert.CollectionCertStoreParameters;
 import java.security.cert.PKIXBuilderParameters;
+import java.security.cert.PKIXCertPathBuilderResult;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509CertSelector;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -42,6 +47,12 @@ final class CertificateAuthorities {
 
   private final Set<TrustAnchor> anchors;
 
+  /**
+   * The DER of the name constraints of those CAs that have them, by CA: a selector is made of them
+   * for each request, since the JDK's checks cache what they compute without a lock.
+   */
+  private final Map<X509Certificate, byte[]> constraints = new HashMap<>();
+
   /** None: no certificate chains, and no tls_client_auth client authenticates. */
   static final CertificateAuthorities NONE = new CertificateAuthorities(List.of());
 
@@ -50,6 +61,60 @@ final class CertificateAuthorities {
         authorities.stream()
             .map(authority -> new TrustAnchor(authority, null))
             .collect(Collectors.toUnmodifiableSet());
+    for (X509Certificate authority : authorities) {
+      byte[] permitted = nameConstraints(authority);
+      if (permitted != null) {
+        permitted(authority, permitted);
+        constraints.put(authority, permitted);
+      }
+    }
+  }
+
+  /**
+   * The DER of {@code authority}'s own nameConstraints, or null without them. The JDK's PKIX
+   * ignores an anchor certificate's extensions (and refuses name constraints given to a {@code
+   * TrustAnchor}), while a CA of the file is an anchor even when it is an intermediate constrained
+   * by its issuer: without this it could issue any subject (review 39).
+   *
+   * @throws IllegalArgumentException when the extension is not an OCTET STRING
+   */
+  private static byte[] nameConstraints(X509Certificate authority) {
+    byte[] extension = authority.getExtensionValue("2.5.29.30");
+    if (extension == null) {
+      return null;
+    }
+    // getExtensionValue gives the extnValue OCTET STRING itself: its contents are the DER.
+    int length = extension.length > 1 ? extension[1] & 0xff : -1;
+    int offset = 2;
+    if (length > 0x7f && length <= 0x83 && extension.length > 2 + (length & 0x7f)) {
+      int bytes = length & 0x7f;
+      length = 0;
+      for (int i = 0; i < bytes; i++) {
+        length = (length << 8) | (extension[2 + i] & 0xff);
+      }
+      offset += bytes;
+    }
+    if (extension[0] != 0x04 || offset + length != extension.length) {
+      throw new IllegalArgumentException(
+          "the nameConstraints of " + authority.getSubjectX500Principal() + " do not parse");
+    }
+    return Arrays.copyOfRange(extension, offset, extension.length);
+  }
+
+  /**
+   * A selector of the certificates whose subject and SANs {@code nameConstraints} permit.
+   *
+   * @throws IllegalArgumentException when they do not parse
+   */
+  private static X509CertSelector permitted(X509Certificate authority, byte[] nameConstraints) {
+    try {
+      X509CertSelector selector = new X509CertSelector();
+      selector.setNameConstraints(nameConstraints);
+      return selector;
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "the nameConstraints of " + authority.getSubjectX500Principal() + " do not parse", e);
+    }
   }
 
   /** Whether any CA is configured. */
@@ -76,8 +141,12 @@ final class CertificateAuthorities {
       parameters.setDate(Date.from(at));
       parameters.addCertStore(
           CertStore.getInstance("Collection", new CollectionCertStoreParameters(chain)));
-      CertPathBuilder.getInstance("PKIX").build(parameters);
-      return true;
+      TrustAnchor anchor =
+          ((PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(parameters))
+              .getTrustAnchor();
+      // The subject and SANs an account is matched by must be within the anchor's constraints.
+      byte[] permitted = constraints.get(anchor.getTrustedCert());
+      return permitted == null || permitted(anchor.getTrustedCert(), permitted).match(chain.get(0));
     } catch (InvalidAlgorithmParameterException e) {
       throw new IllegalStateException("the PKIX parameters were refused", e);
     } catch (GeneralSecurityException e) {

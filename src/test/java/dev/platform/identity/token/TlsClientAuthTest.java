@@ -252,6 +252,36 @@ class TlsClientAuthTest {
     assertRefusedAsAStranger(answer(body(id), padded));
   }
 
+  /**
+   * Review 39: a CA in the file is a trust anchor, and the JDK applies an anchor certificate's own
+   * nameConstraints only when they are handed to its {@code TrustAnchor}. The docs have an
+   * intermediate listed alone (behind a proxy it must be), so a sub-CA constrained to O=Kitchen and
+   * kitchen.example issued certificates for any subject, and so for any account's.
+   */
+  @Test
+  void whenACaOfTheFileIsNameConstrainedThenItsConstraintsHoldThoughItIsTheAnchor()
+      throws Exception {
+    TestPki kitchen =
+        PKI.constrainedIntermediate(
+            "Kitchen issuing CA",
+            new GeneralName(new org.bouncycastle.asn1.x500.X500Name("O=Kitchen")),
+            new GeneralName(GeneralName.dNSName, "kitchen.example"));
+    CertificateAuthorities viaRoot = new CertificateAuthorities(List.of(PKI.certificate()));
+    CertificateAuthorities alone = new CertificateAuthorities(List.of(kitchen.certificate()));
+    TestPki.Issued inside =
+        kitchen.client(
+            "CN=orders,O=Kitchen", new GeneralName(GeneralName.dNSName, "orders.kitchen.example"));
+    TestPki.Issued outsideDn = kitchen.client("CN=billing,O=Bakery");
+    TestPki.Issued outsideSan =
+        kitchen.client(
+            "CN=orders,O=Kitchen", new GeneralName(GeneralName.dNSName, "orders.bakery.example"));
+    for (CertificateAuthorities authorities : List.of(viaRoot, alone)) {
+      assertTrue(authorities.trust(inside.chain(), NOW));
+      assertEquals(false, authorities.trust(outsideDn.chain(), NOW));
+      assertEquals(false, authorities.trust(outsideSan.chain(), NOW));
+    }
+  }
+
   @Test
   void whenAnotherAccountsCertificateIsPresentedThenRefused() throws Exception {
     UUID orders = orders();
