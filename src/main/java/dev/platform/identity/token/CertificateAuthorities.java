@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.cert.CertPathBuilder;
 import java.security.cert.CertStore;
+import java.security.cert.Certificate;
 import java.security.cert.CollectionCertStoreParameters;
 import java.security.cert.PKIXBuilderParameters;
 import java.security.cert.PKIXCertPathBuilderResult;
@@ -74,7 +75,8 @@ final class CertificateAuthorities {
    * The DER of {@code authority}'s own nameConstraints, or null without them. The JDK's PKIX
    * ignores an anchor certificate's extensions (and refuses name constraints given to a {@code
    * TrustAnchor}), while a CA of the file is an anchor even when it is an intermediate constrained
-   * by its issuer: without this it could issue any subject (review 39).
+   * by its issuer: without this it could issue any subject (review 39). Its path length constraint
+   * is checked likewise, in {@link #trust}.
    *
    * @throws IllegalArgumentException when the extension is not an OCTET STRING
    */
@@ -141,12 +143,17 @@ final class CertificateAuthorities {
       parameters.setDate(Date.from(at));
       parameters.addCertStore(
           CertStore.getInstance("Collection", new CollectionCertStoreParameters(chain)));
-      TrustAnchor anchor =
-          ((PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(parameters))
-              .getTrustAnchor();
-      // The subject and SANs an account is matched by must be within the anchor's constraints.
-      byte[] permitted = constraints.get(anchor.getTrustedCert());
-      return permitted == null || permitted(anchor.getTrustedCert(), permitted).match(chain.get(0));
+      PKIXCertPathBuilderResult result =
+          (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(parameters);
+      X509Certificate anchor = result.getTrustAnchor().getTrustedCert();
+      // The anchor's own constraints, which the JDK ignores: the CAs it may have below it, and the
+      // subject and SANs an account is matched by.
+      if (anchor.getBasicConstraints() >= 0
+          && casBelow(result.getCertPath().getCertificates()) > anchor.getBasicConstraints()) {
+        return false;
+      }
+      byte[] permitted = constraints.get(anchor);
+      return permitted == null || permitted(anchor, permitted).match(chain.get(0));
     } catch (InvalidAlgorithmParameterException e) {
       throw new IllegalStateException("the PKIX parameters were refused", e);
     } catch (GeneralSecurityException e) {
@@ -154,6 +161,22 @@ final class CertificateAuthorities {
       // invalid_client, like every other failed authentication.
       return false;
     }
+  }
+
+  /**
+   * RFC 5280 §4.2.1.9's count: the CAs of a path (the client's certificate first, the anchor not in
+   * it) that are not self-issued.
+   */
+  private static int casBelow(List<? extends Certificate> path) {
+    int count = 0;
+    // From the second: the first is the client's; none when the client presented the anchor itself.
+    for (int i = 1; i < path.size(); i++) {
+      X509Certificate ca = (X509Certificate) path.get(i);
+      if (!ca.getSubjectX500Principal().equals(ca.getIssuerX500Principal())) {
+        count++;
+      }
+    }
+    return count;
   }
 
   private static boolean fitForClients(X509Certificate certificate) {

@@ -66,7 +66,10 @@ public final class TestPki {
     this.authority = authority;
   }
 
-  /** A new CA named {@code CN=<name>}, valid for a year from now. */
+  /**
+   * A new CA named {@code CN=<name>}, valid for a year from now, with no path length constraint:
+   * its intermediates (each of path length 0) issue only end entities.
+   */
   public static TestPki authority(String name) {
     KeyPair keys = keys();
     X500Name subject = name("CN=" + name);
@@ -76,7 +79,7 @@ public final class TestPki {
       certificate =
           sign(
               builder(subject, subject, keys, now.minus(Duration.ofMinutes(5)), now.plus(YEAR))
-                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                   .addExtension(
                       Extension.keyUsage,
                       true,

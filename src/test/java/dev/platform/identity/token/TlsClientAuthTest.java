@@ -282,6 +282,26 @@ class TlsClientAuthTest {
     }
   }
 
+  /**
+   * Review 39: likewise an anchor's path length constraint. INTERMEDIATE may issue no CA
+   * (pathLenConstraint 0); listed alone it was the anchor, and a CA it issued all the same had its
+   * certificates taken.
+   */
+  @Test
+  void whenACaOfTheFileMayIssueNoCaThenACaItIssuedAnywayIsNotTrusted() throws Exception {
+    TestPki deeper = INTERMEDIATE.intermediate("Issued against the path length");
+    TestPki.Issued below = deeper.client("CN=orders,O=Kitchen");
+    CertificateAuthorities viaRoot = new CertificateAuthorities(List.of(PKI.certificate()));
+    CertificateAuthorities alone = new CertificateAuthorities(List.of(INTERMEDIATE.certificate()));
+    TestPki.Issued direct = INTERMEDIATE.client("CN=orders,O=Kitchen");
+    for (CertificateAuthorities authorities : List.of(viaRoot, alone)) {
+      assertTrue(authorities.trust(direct.chain(), NOW));
+      assertEquals(false, authorities.trust(below.chain(), NOW));
+    }
+    // The CA's own certificate (its key signs too) has a path of no certificate at all.
+    assertTrue(viaRoot.trust(List.of(PKI.certificate()), NOW));
+  }
+
   @Test
   void whenAnotherAccountsCertificateIsPresentedThenRefused() throws Exception {
     UUID orders = orders();
