@@ -101,6 +101,32 @@ public record CertificateSubject(Kind kind, String value) {
     }
   }
 
+  /**
+   * A subject as registration takes it: checked as {@link #CertificateSubject} does, and beyond
+   * that (review 39) without a format (bidi, zero-width) or line-separator character, and, for a
+   * DNS name or an email address, in ASCII, as the certificate's IA5String holds it: the DNS check
+   * lower-cases first, and the KELVIN SIGN (U+212A) lower-cases to 'k'. Only for new values: a
+   * stored one is read with the constructor's checks, so that none stored before makes its account
+   * unreadable.
+   *
+   * @throws IllegalArgumentException naming what is wrong with {@code value} for {@code kind}
+   */
+  public static CertificateSubject registered(Kind kind, String value) {
+    CertificateSubject subject = new CertificateSubject(kind, value);
+    if (value.codePoints().anyMatch(CertificateSubject::isControl)) {
+      throw new IllegalArgumentException(
+          "holds a control, format (bidi) or line-separator character");
+    }
+    if ((kind == Kind.SAN_DNS || kind == Kind.SAN_EMAIL)
+        && !value.chars().allMatch(c -> c < 0x80)) {
+      throw new IllegalArgumentException(
+          kind == Kind.SAN_DNS
+              ? "is not a DNS name (letters, digits and '-' in dot-separated labels; no wildcard)"
+              : "is not an email address (local@domain)");
+    }
+    return subject;
+  }
+
   /** Whether {@code certificate} carries this subject. */
   public boolean matches(X509Certificate certificate) {
     if (kind == Kind.SUBJECT_DN) {
@@ -160,6 +186,19 @@ public record CertificateSubject(Kind kind, String value) {
       throw new IllegalArgumentException(
           "is not a distinguished name in RFC 4514's form (such as CN=orders,O=Kitchen)");
     }
+  }
+
+  /**
+   * As an account's name refuses them (NewAccount): control and format characters (bidi overrides,
+   * zero-width marks) and line separators, which make a subject look like another where the
+   * administration API's accounts are shown.
+   */
+  private static boolean isControl(int codePoint) {
+    int type = Character.getType(codePoint);
+    return Character.isISOControl(codePoint)
+        || type == Character.FORMAT
+        || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR;
   }
 
   private static void requireDns(String value) {

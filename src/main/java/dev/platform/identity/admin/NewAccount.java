@@ -153,7 +153,7 @@ public record NewAccount(
     }
     var entry = given.entrySet().iterator().next();
     try {
-      return Optional.of(new CertificateSubject(entry.getKey(), entry.getValue()));
+      return Optional.of(CertificateSubject.registered(entry.getKey(), entry.getValue()));
     } catch (IllegalArgumentException e) {
       throw ApiError.badRequest(entry.getKey().metadataName() + " " + e.getMessage());
     }

@@ -402,7 +402,7 @@ public final class JndiSettings {
   /**
    * The CA certificates of {@code identity/tlsClientCaFile}, PEM, at least one; empty when unset.
    * Each must be valid now: an expired CA would refuse every client it issued, which should stop
-   * the start rather than the clients.
+   * the start rather than the clients. And each must be a CA's.
    */
   private List<X509Certificate> tlsClientAuthorities() {
     Optional<String> text = optional(TLS_CLIENT_CA_FILE);
@@ -439,6 +439,20 @@ public final class JndiSettings {
                 + authority.getSubjectX500Principal()
                 + " is not valid now: "
                 + e.getMessage());
+      }
+      // An anchor's extensions are not checked by the JDK: a client's own certificate here would
+      // let its holder sign certificates for any subject (review 39).
+      boolean[] usage = authority.getKeyUsage();
+      if (authority.getBasicConstraints() < 0 || (usage != null && !usage[5])) {
+        throw new InvalidSettingException(
+            TLS_CLIENT_CA_FILE,
+            "names "
+                + file
+                + ", whose certificate "
+                + authority.getSubjectX500Principal()
+                + " is not a CA's (basicConstraints cA and, where it has a key usage,"
+                + " keyCertSign): a client's own certificate is registered on its account"
+                + " (self_signed_tls_client_auth), never here");
       }
       authorities.add(authority);
     }

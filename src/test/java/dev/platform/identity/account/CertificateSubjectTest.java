@@ -94,6 +94,40 @@ class CertificateSubjectTest {
         IllegalArgumentException.class, () -> new CertificateSubject(Kind.SAN_IP, "256.0.0.1"));
   }
 
+  /**
+   * Review 39: the KELVIN SIGN (U+212A) lower-cases to 'k', so the DNS check, made on the
+   * lower-cased value, took "\u212Aitchen.example" as an ASCII name, and {@code equalsIgnoreCase}
+   * then matched it with a certificate's "kitchen.example"; an email's domain likewise. And a bidi
+   * override or a zero-width mark, refused in an account's name because it makes the name look like
+   * another, was taken in a subject, which the administration API shows as what the account's
+   * certificate must carry.
+   */
+  @Test
+  void whenAValueHoldsNonAsciiLookAlikesOrFormatCharactersThenRegistrationRefusesIt() {
+    Map<Kind, String> bad =
+        Map.of(
+            Kind.SAN_DNS, "orders.\u212Aitchen.example",
+            Kind.SAN_EMAIL, "orders@\u212Aitchen.example",
+            Kind.SUBJECT_DN, "CN=\u202Esredro,O=Kitchen",
+            Kind.SAN_URI, "spiffe://kitchen/ord\u200Bers");
+    bad.forEach(
+        (kind, value) ->
+            assertThrows(
+                IllegalArgumentException.class,
+                () -> CertificateSubject.registered(kind, value),
+                kind + " " + value));
+    // Stored before this check, such a value is still read: its account must not become unreadable
+    // (the administration API's listing of all accounts failed with it).
+    bad.forEach((kind, value) -> assertEquals(value, new CertificateSubject(kind, value).value()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> CertificateSubject.registered(Kind.SUBJECT_DN, "CN=ord\u2028ers,O=Kitchen"));
+    // A DN may still name its holder in any script.
+    assertEquals(
+        "CN=Bäckerei,O=Küche",
+        CertificateSubject.registered(Kind.SUBJECT_DN, "CN=Bäckerei,O=Küche").value());
+  }
+
   @Test
   void whenAFormIsNamedThenItIsFoundByItsMetadataNameOnly() {
     assertEquals(Kind.SAN_IP, Kind.named("tls_client_auth_san_ip").orElseThrow());

@@ -471,6 +471,45 @@ class JndiSettingsTest {
     assertFalse(JndiSettings.isNotBound(new CommunicationException("naming service down")));
   }
 
+  /**
+   * Review 39: each certificate of identity/tlsClientCaFile is a trust anchor, and the JDK checks
+   * no anchor's extensions: a client's own certificate put there by mistake (a self-signed one,
+   * say, mistaken for a self_signed_tls_client_auth registration) let its holder sign certificates
+   * for any account's subject. Only a CA's certificate is taken.
+   */
+  @Test
+  void whenTheTlsClientCaFileHoldsACertificateThatIsNoCaThenTheStartStopsNamingIt()
+      throws IOException {
+    dev.platform.identity.tls.TestPki ca = dev.platform.identity.tls.TestPki.authority("File CA");
+    Path good = folder.resolve("cas.pem");
+    Files.writeString(good, pem(ca.certificate()));
+    Map<String, Object> entries = valid();
+    entries.put(JndiSettings.TLS_CLIENT_CA_FILE, good.toString());
+    assertEquals(List.of(ca.certificate()), read(entries).clientKeys().tlsClientAuthorities());
+    for (java.security.cert.X509Certificate notCa :
+        List.of(
+            dev.platform.identity.tls.TestPki.selfSigned("CN=orders").certificate(),
+            ca.client("CN=orders").certificate())) {
+      Path file = folder.resolve("not-ca.pem");
+      Files.writeString(file, pem(ca.certificate()) + pem(notCa));
+      entries.put(JndiSettings.TLS_CLIENT_CA_FILE, file.toString());
+      InvalidSettingException e = refused(entries);
+      assertTrue(e.getMessage().contains("CN=orders"), e.getMessage());
+      assertTrue(e.getMessage().contains("not a CA"), e.getMessage());
+    }
+  }
+
+  static String pem(java.security.cert.X509Certificate certificate) {
+    try {
+      return "-----BEGIN CERTIFICATE-----\n"
+          + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'})
+              .encodeToString(certificate.getEncoded())
+          + "\n-----END CERTIFICATE-----\n";
+    } catch (java.security.cert.CertificateEncodingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   // Secrets as files (issue 18).
 
   @TempDir Path folder;

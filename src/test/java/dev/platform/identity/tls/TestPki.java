@@ -24,8 +24,10 @@ import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.GeneralSubtree;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.asn1.x509.NameConstraints;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -64,7 +66,10 @@ public final class TestPki {
     this.authority = authority;
   }
 
-  /** A new CA named {@code CN=<name>}, valid for a year from now. */
+  /**
+   * A new CA named {@code CN=<name>}, valid for a year from now, with no path length constraint:
+   * its intermediates (each of path length 0) issue only end entities.
+   */
   public static TestPki authority(String name) {
     KeyPair keys = keys();
     X500Name subject = name("CN=" + name);
@@ -74,7 +79,7 @@ public final class TestPki {
       certificate =
           sign(
               builder(subject, subject, keys, now.minus(Duration.ofMinutes(5)), now.plus(YEAR))
-                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                   .addExtension(
                       Extension.keyUsage,
                       true,
@@ -109,6 +114,44 @@ public final class TestPki {
                       true,
                       new KeyUsage(
                           KeyUsage.keyCertSign | KeyUsage.cRLSign | KeyUsage.digitalSignature)),
+              authority.keys());
+      List<X509Certificate> chain = new ArrayList<>(List.of(certificate));
+      chain.addAll(authority.chain());
+      return new TestPki(new Issued(certificate, keys, List.copyOf(chain)));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * As {@link #intermediate}, with a critical nameConstraints extension permitting only {@code
+   * permitted} (RFC 5280 §4.2.1.10): what it issues must fall within them.
+   */
+  public TestPki constrainedIntermediate(String name, GeneralName... permitted) {
+    KeyPair keys = keys();
+    try {
+      X509Certificate certificate =
+          sign(
+              builder(
+                      X500Name.getInstance(
+                          authority.certificate().getSubjectX500Principal().getEncoded()),
+                      name("CN=" + name),
+                      keys,
+                      authority.certificate().getNotBefore().toInstant(),
+                      authority.certificate().getNotAfter().toInstant())
+                  .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+                  .addExtension(
+                      Extension.keyUsage,
+                      true,
+                      new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
+                  .addExtension(
+                      Extension.nameConstraints,
+                      true,
+                      new NameConstraints(
+                          java.util.Arrays.stream(permitted)
+                              .map(GeneralSubtree::new)
+                              .toArray(GeneralSubtree[]::new),
+                          null)),
               authority.keys());
       List<X509Certificate> chain = new ArrayList<>(List.of(certificate));
       chain.addAll(authority.chain());

@@ -206,6 +206,76 @@ class TlsClientAuthTest {
     assertRefusedAsAStranger(answer(body(id), List.of(issued.certificate())));
   }
 
+  /**
+   * Review 39: the PKIX builder searches every certificate the client sent, and a client (behind a
+   * TLS layer without JSSE's chain limit of 10, such as Tomcat's OpenSSL) could send hundreds that
+   * name each other: 200 took the builder over a second per request, before any account was read. A
+   * chain longer than {@link CertificateAuthorities#MAX_CHAIN} is refused without building, even
+   * one that holds a good path.
+   */
+  @Test
+  void whenTheChainIsLongerThanTheTlsLayersLimitThenRefusedWithoutAPath() throws Exception {
+    UUID id = orders();
+    TestPki.Issued issued = INTERMEDIATE.client("CN=orders,O=Kitchen");
+    List<X509Certificate> padded = new java.util.ArrayList<>(issued.chain());
+    while (padded.size() < CertificateAuthorities.MAX_CHAIN) {
+      padded.add(OTHER_PKI.client("CN=padding").certificate());
+    }
+    assertEquals(200, answer(body(id), padded).status());
+    padded.add(OTHER_PKI.client("CN=padding").certificate());
+    assertRefusedAsAStranger(answer(body(id), padded));
+  }
+
+  /**
+   * Review 39: a CA in the file is a trust anchor, and the JDK applies an anchor certificate's own
+   * nameConstraints only when they are handed to its {@code TrustAnchor}. The docs have an
+   * intermediate listed alone (behind a proxy it must be), so a sub-CA constrained to O=Kitchen and
+   * kitchen.example issued certificates for any subject, and so for any account's.
+   */
+  @Test
+  void whenACaOfTheFileIsNameConstrainedThenItsConstraintsHoldThoughItIsTheAnchor()
+      throws Exception {
+    TestPki kitchen =
+        PKI.constrainedIntermediate(
+            "Kitchen issuing CA",
+            new GeneralName(new org.bouncycastle.asn1.x500.X500Name("O=Kitchen")),
+            new GeneralName(GeneralName.dNSName, "kitchen.example"));
+    CertificateAuthorities viaRoot = new CertificateAuthorities(List.of(PKI.certificate()));
+    CertificateAuthorities alone = new CertificateAuthorities(List.of(kitchen.certificate()));
+    TestPki.Issued inside =
+        kitchen.client(
+            "CN=orders,O=Kitchen", new GeneralName(GeneralName.dNSName, "orders.kitchen.example"));
+    TestPki.Issued outsideDn = kitchen.client("CN=billing,O=Bakery");
+    TestPki.Issued outsideSan =
+        kitchen.client(
+            "CN=orders,O=Kitchen", new GeneralName(GeneralName.dNSName, "orders.bakery.example"));
+    for (CertificateAuthorities authorities : List.of(viaRoot, alone)) {
+      assertTrue(authorities.trust(inside.chain(), NOW));
+      assertEquals(false, authorities.trust(outsideDn.chain(), NOW));
+      assertEquals(false, authorities.trust(outsideSan.chain(), NOW));
+    }
+  }
+
+  /**
+   * Review 39: likewise an anchor's path length constraint. INTERMEDIATE may issue no CA
+   * (pathLenConstraint 0); listed alone it was the anchor, and a CA it issued all the same had its
+   * certificates taken.
+   */
+  @Test
+  void whenACaOfTheFileMayIssueNoCaThenACaItIssuedAnywayIsNotTrusted() throws Exception {
+    TestPki deeper = INTERMEDIATE.intermediate("Issued against the path length");
+    TestPki.Issued below = deeper.client("CN=orders,O=Kitchen");
+    CertificateAuthorities viaRoot = new CertificateAuthorities(List.of(PKI.certificate()));
+    CertificateAuthorities alone = new CertificateAuthorities(List.of(INTERMEDIATE.certificate()));
+    TestPki.Issued direct = INTERMEDIATE.client("CN=orders,O=Kitchen");
+    for (CertificateAuthorities authorities : List.of(viaRoot, alone)) {
+      assertTrue(authorities.trust(direct.chain(), NOW));
+      assertEquals(false, authorities.trust(below.chain(), NOW));
+    }
+    // The CA's own certificate (its key signs too) has a path of no certificate at all.
+    assertTrue(viaRoot.trust(List.of(PKI.certificate()), NOW));
+  }
+
   @Test
   void whenAnotherAccountsCertificateIsPresentedThenRefused() throws Exception {
     UUID orders = orders();
