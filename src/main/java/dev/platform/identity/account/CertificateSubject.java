@@ -162,12 +162,21 @@ public record CertificateSubject(Kind kind, String value) {
     };
   }
 
+  /**
+   * The same family and the same bytes: an IPv6 name is never an IPv4 one, even the IPv4-mapped
+   * {@code ::ffff:127.0.0.1}, which the JDK reads as 127.0.0.1 (RFC 5280 §4.2.1.6 tells the two
+   * apart by the name's length, 4 or 16 octets). The JDK writes a 16-octet name in hex with colons.
+   */
   private boolean sameAddress(String presented) {
     try {
-      return address(value).equals(address(presented));
+      return ipv6(value) == ipv6(presented) && address(value).equals(address(presented));
     } catch (IllegalArgumentException e) {
       return false;
     }
+  }
+
+  private static boolean ipv6(String literal) {
+    return literal.indexOf(':') >= 0;
   }
 
   /** The local part exactly (RFC 5321 §2.4 leaves its case to the host), the domain in any case. */

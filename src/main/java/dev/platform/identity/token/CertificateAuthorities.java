@@ -146,8 +146,10 @@ final class CertificateAuthorities {
       PKIXCertPathBuilderResult result =
           (PKIXCertPathBuilderResult) CertPathBuilder.getInstance("PKIX").build(parameters);
       X509Certificate anchor = result.getTrustAnchor().getTrustedCert();
-      // The anchor's own constraints, which the JDK ignores: the CAs it may have below it, and the
-      // subject and SANs an account is matched by.
+      // The anchor's own validity, constraints and limits, which the JDK ignores: a CA that was
+      // valid at start may have expired since; the CAs it may have below it; and the subject and
+      // SANs an account is matched by.
+      anchor.checkValidity(Date.from(at));
       if (anchor.getBasicConstraints() >= 0
           && casBelow(result.getCertPath().getCertificates()) > anchor.getBasicConstraints()) {
         return false;
@@ -179,7 +181,16 @@ final class CertificateAuthorities {
     return count;
   }
 
+  /**
+   * Fit for TLS client authentication: not a CA (a CA's key signs certificates, and a client
+   * certificate that is a CA's, even the trusted one itself, is refused rather than taken as an
+   * account's), {@code digitalSignature} where key usages are named, {@code clientAuth} or any
+   * where extended ones are.
+   */
   private static boolean fitForClients(X509Certificate certificate) {
+    if (certificate.getBasicConstraints() >= 0) {
+      return false;
+    }
     boolean[] usage = certificate.getKeyUsage();
     if (usage != null && !usage[0]) {
       return false;

@@ -57,6 +57,19 @@ class CertificateSubjectTest {
   }
 
   @Test
+  void whenAnIpv4MappedIpv6NameIsPresentedThenItIsNoIpv4AddressNorTheOtherWayRound() {
+    X509Certificate mapped =
+        PKI.client("CN=mapped", new GeneralName(GeneralName.iPAddress, "::ffff:127.0.0.1"))
+            .certificate();
+    X509Certificate four =
+        PKI.client("CN=four", new GeneralName(GeneralName.iPAddress, "127.0.0.1")).certificate();
+    assertFalse(new CertificateSubject(Kind.SAN_IP, "127.0.0.1").matches(mapped));
+    assertTrue(new CertificateSubject(Kind.SAN_IP, "::ffff:7f00:1").matches(mapped));
+    assertTrue(new CertificateSubject(Kind.SAN_IP, "127.0.0.1").matches(four));
+    assertFalse(new CertificateSubject(Kind.SAN_IP, "::ffff:127.0.0.1").matches(four));
+  }
+
+  @Test
   void whenTheCertificateHasNoSansThenNoSanFormMatches() {
     X509Certificate bare = PKI.client("CN=orders.kitchen.example").certificate();
     assertFalse(new CertificateSubject(Kind.SAN_DNS, "orders.kitchen.example").matches(bare));

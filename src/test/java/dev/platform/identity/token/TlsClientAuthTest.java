@@ -190,6 +190,25 @@ class TlsClientAuthTest {
   }
 
   @Test
+  void whenTheTrustedCaHasExpiredAtTheClocksTimeThenItsCertificatesAreRefused() throws Exception {
+    UUID id = orders();
+    Instant caEnd = PKI.certificate().getNotAfter().toInstant();
+    TestPki.Issued outliving =
+        PKI.client("CN=orders,O=Kitchen", NOW, caEnd.plus(Duration.ofDays(30)));
+    assertEquals(200, answer(body(id), outliving.chain()).status());
+    clock.set(caEnd.plus(Duration.ofDays(1)));
+    assertRefusedAsAStranger(answer(body(id), outliving.chain()));
+  }
+
+  @Test
+  void whenACaCertificateIsPresentedAsTheClientsThenRefusedEvenTheTrustedOne() throws Exception {
+    UUID ca = account(CertificateSubject.Kind.SUBJECT_DN, "CN=Token path CA");
+    UUID intermediate = account(CertificateSubject.Kind.SUBJECT_DN, "CN=Token path issuing CA");
+    assertRefusedAsAStranger(answer(body(ca), List.of(PKI.certificate())));
+    assertRefusedAsAStranger(answer(body(intermediate), INTERMEDIATE.chain()));
+  }
+
+  @Test
   void whenTheCertificateIsForServersOnlyThenRefused() throws Exception {
     UUID id = orders();
     assertRefusedAsAStranger(answer(body(id), PKI.serverOnly("CN=orders,O=Kitchen").chain()));
