@@ -29,8 +29,12 @@ final class HttpTarget {
     }
   }
 
-  /** {@code uri} normalised; empty when it is not an absolute http or https URI with a host. */
-  static Optional<String> normalised(URI uri) {
+  /**
+   * {@code uri} normalised; empty when it is not an absolute http or https URI with a host. A
+   * character outside ASCII in it is read as its UTF-8 percent-encoding, as a client sends it.
+   */
+  static Optional<String> normalised(URI given) {
+    URI uri = URI.create(given.toASCIIString());
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     int defaultPort = scheme.equals("https") ? 443 : scheme.equals("http") ? 80 : 0;
     if (defaultPort == 0 || uri.isOpaque() || uri.getHost() == null) {

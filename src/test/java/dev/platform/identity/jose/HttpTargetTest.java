@@ -35,6 +35,7 @@ class HttpTargetTest {
     assertSame("https://h.example/a/token", "https://h.example/a/./b/../token");
     assertSame("https://h.example/", "https://h.example/..");
     assertSame("https://h.example/", "https://h.example");
+    assertSame("https://h.example/caf%C3%A9", "https://h.example/café");
   }
 
   @Test
