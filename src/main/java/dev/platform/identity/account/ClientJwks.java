@@ -9,8 +9,6 @@ import dev.platform.identity.jose.JwkSet;
 import dev.platform.identity.jose.JwsAlgorithm;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.math.BigInteger;
-import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -46,17 +44,15 @@ public final class ClientJwks {
   /** The most entries of a fetched set that are read, usable or not. */
   static final int MAX_ENTRIES = 100;
 
-  static final int MIN_RSA_BITS = 2048;
-  static final int MAX_RSA_BITS = 8192;
+  static final int MIN_RSA_BITS = Jwk.MIN_RSA_BITS;
+  static final int MAX_RSA_BITS = Jwk.MAX_RSA_BITS;
   static final int MAX_KID = 200;
-  static final int MAX_EXPONENT_BITS = 32;
+  static final int MAX_EXPONENT_BITS = Jwk.MAX_EXPONENT_BITS;
 
   /** The longest set kept: its column (migration 18) holds 20,000 characters. */
   static final int MAX_JSON = 20_000;
 
-  /** RFC 7518 §6.2.2 and §6.3.2: the members that make a JWK private (and {@code k}, secret). */
-  private static final List<String> PRIVATE_MEMBERS =
-      List.of("d", "p", "q", "dp", "dq", "qi", "oth", "k");
+  private static final List<String> PRIVATE_MEMBERS = Jwk.PRIVATE_MEMBERS;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -325,82 +321,21 @@ public final class ClientJwks {
     return found;
   }
 
+  /** RSA by the rules of {@link Jwk#rsa(JsonNode)}, which every reader of a client's key shares. */
   private static PublicKey rsa(int index, JsonNode jwk) {
-    BigInteger modulus = unsigned(index, jwk, "n");
-    BigInteger exponent = unsigned(index, jwk, "e");
-    // A large exponent makes every verification slow, for the client and its decoy-less timing.
-    if (exponent.bitLength() > MAX_EXPONENT_BITS) {
-      throw refused(index, "has an RSA exponent of more than " + MAX_EXPONENT_BITS + " bits");
-    }
-    if (modulus.bitLength() < MIN_RSA_BITS || modulus.bitLength() > MAX_RSA_BITS) {
-      throw refused(
-          index,
-          "is an RSA key of "
-              + modulus.bitLength()
-              + " bits: "
-              + MIN_RSA_BITS
-              + " to "
-              + MAX_RSA_BITS
-              + " are taken");
-    }
-    if (!exponent.testBit(0) || exponent.compareTo(BigInteger.valueOf(3)) < 0) {
-      throw refused(index, "has an RSA exponent that is not an odd number of 3 or more");
-    }
     try {
-      return Jwk.rsa(modulus, exponent);
-    } catch (GeneralSecurityException e) {
-      throw refused(index, "is not a valid RSA key: " + e.getMessage());
-    }
-  }
-
-  /** P-256 only; the point must lie on the curve (an invalid point is refused, not trusted). */
-  private static PublicKey ec(int index, JsonNode jwk) {
-    String crv = text(jwk, "crv", index);
-    if (!"P-256".equals(crv)) {
-      throw refused(index, "has crv '" + quoted(crv) + "': only P-256 is taken");
-    }
-    BigInteger x = coordinate(index, jwk, "x");
-    BigInteger y = coordinate(index, jwk, "y");
-    if (!Jwk.onP256(x, y)) {
-      throw refused(index, "has a point that is not on the P-256 curve");
-    }
-    try {
-      return Jwk.p256(x, y);
-    } catch (GeneralSecurityException e) {
-      throw refused(index, "is not a valid EC key: " + e.getMessage());
-    }
-  }
-
-  /** RFC 7518 §6.2.1.2: x and y are the full 32 bytes of P-256. */
-  private static BigInteger coordinate(int index, JsonNode jwk, String member) {
-    byte[] bytes = base64url(index, jwk, member);
-    if (bytes.length != 32) {
-      throw refused(index, "has '" + member + "' of " + bytes.length + " bytes, not 32");
-    }
-    return new BigInteger(1, bytes);
-  }
-
-  /** RFC 7518 §6.3.1: the minimal octets, so no zeros in front (which would only add size). */
-  private static BigInteger unsigned(int index, JsonNode jwk, String member) {
-    byte[] bytes = base64url(index, jwk, member);
-    if (bytes.length == 0) {
-      throw refused(index, "has an empty '" + member + "'");
-    }
-    if (bytes[0] == 0) {
-      throw refused(index, "has a '" + member + "' with leading zero octets");
-    }
-    return new BigInteger(1, bytes);
-  }
-
-  private static byte[] base64url(int index, JsonNode jwk, String member) {
-    String text = text(jwk, member, index);
-    if (text == null) {
-      throw refused(index, "has no '" + member + "'");
-    }
-    try {
-      return Jwk.base64url(text);
+      return Jwk.rsa(jwk);
     } catch (IllegalArgumentException e) {
-      throw refused(index, "has a '" + member + "' that is not base64url");
+      throw refused(index, e.getMessage());
+    }
+  }
+
+  /** P-256 by the rules of {@link Jwk#p256(JsonNode)}: the point must lie on the curve. */
+  private static PublicKey ec(int index, JsonNode jwk) {
+    try {
+      return Jwk.p256(jwk);
+    } catch (IllegalArgumentException e) {
+      throw refused(index, e.getMessage());
     }
   }
 
@@ -431,8 +366,7 @@ public final class ClientJwks {
    * ASCII, since the text may reach a log line (a key set fetched from a jwks_uri).
    */
   public static String quoted(String value) {
-    String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
-    return shown.replaceAll("[^\\x20-\\x7e]", "?");
+    return Jwk.quoted(value);
   }
 
   private static IllegalArgumentException refused(int index, String reason) {

@@ -2,6 +2,7 @@ package dev.platform.identity.jose;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +75,16 @@ public final class CompactJws {
         throw new JwsException(JwsException.Reason.CRITICAL, "the header has crit " + crit);
       }
       return alg;
+    }
+
+    /**
+     * Every member of the header, read by {@link StrictJson}'s rule, for a use that needs more than
+     * {@code alg}, {@code kid} and {@code crit} (a DPoP proof's {@code typ} and {@code jwk}).
+     *
+     * @throws JwsException {@code NOT_JSON} as the first read would have
+     */
+    public JsonNode members() {
+      return StrictJson.object(BASE64URL.decode(encoded));
     }
   }
 
