@@ -132,6 +132,9 @@ public record CertificateSubject(Kind kind, String value) {
     if (kind == Kind.SUBJECT_DN) {
       return certificate.getSubjectX500Principal().equals(new X500Principal(value));
     }
+    if (kind == Kind.SAN_IP) {
+      return ipAddressMatches(certificate);
+    }
     Collection<List<?>> names;
     try {
       names = certificate.getSubjectAlternativeNames();
@@ -156,27 +159,10 @@ public record CertificateSubject(Kind kind, String value) {
     return switch (kind) {
       case SAN_DNS -> value.equalsIgnoreCase(presented);
       case SAN_URI -> value.equals(presented);
-      case SAN_IP -> sameAddress(presented);
+      case SAN_IP -> false; // by the encoded octets: ipAddressMatches
       case SAN_EMAIL -> sameEmail(presented);
       case SUBJECT_DN -> false;
     };
-  }
-
-  /**
-   * The same family and the same bytes: an IPv6 name is never an IPv4 one, even the IPv4-mapped
-   * {@code ::ffff:127.0.0.1}, which the JDK reads as 127.0.0.1 (RFC 5280 §4.2.1.6 tells the two
-   * apart by the name's length, 4 or 16 octets). The JDK writes a 16-octet name in hex with colons.
-   */
-  private boolean sameAddress(String presented) {
-    try {
-      return ipv6(value) == ipv6(presented) && address(value).equals(address(presented));
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  private static boolean ipv6(String literal) {
-    return literal.indexOf(':') >= 0;
   }
 
   /** The local part exactly (RFC 5321 §2.4 leaves its case to the host), the domain in any case. */
@@ -232,6 +218,36 @@ public record CertificateSubject(Kind kind, String value) {
   }
 
   /** The address an IPv4 or IPv6 literal names; never a DNS lookup, since only literals pass. */
+  /**
+   * Whether one of the certificate's iPAddress names holds this address's octets: 4 for an IPv4
+   * value, 16 for an IPv6 one (RFC 5280 §4.2.1.6). Read from the extension's DER, since the JDK's
+   * text for a 16-octet IPv4-mapped name ({@code ::ffff:127.0.0.1}) is {@code 127.0.0.1}, which
+   * would make it an IPv4 name.
+   */
+  private boolean ipAddressMatches(X509Certificate certificate) {
+    byte[] wanted = octets(value);
+    for (byte[] name : SubjectAltNames.ipAddresses(certificate)) {
+      if (Arrays.equals(wanted, name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** An IP literal's octets: 4 when written as IPv4, 16 when written as IPv6, mapped or not. */
+  private static byte[] octets(String literal) {
+    byte[] address = address(literal).getAddress();
+    if (literal.indexOf(':') < 0 || address.length == 16) {
+      return address;
+    }
+    // The JDK reads an IPv4-mapped IPv6 literal as its IPv4 address: written out again in 16.
+    byte[] mapped = new byte[16];
+    mapped[10] = (byte) 0xff;
+    mapped[11] = (byte) 0xff;
+    System.arraycopy(address, 0, mapped, 12, 4);
+    return mapped;
+  }
+
   private static InetAddress address(String literal) {
     boolean v4 = IPV4.matcher(literal).matches();
     if (!v4 && !(literal.indexOf(':') >= 0 && IPV6.matcher(literal).matches())) {

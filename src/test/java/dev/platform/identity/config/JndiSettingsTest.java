@@ -222,13 +222,6 @@ class JndiSettingsTest {
         });
   }
 
-  static String pem(java.security.cert.X509Certificate certificate) throws Exception {
-    return "-----BEGIN CERTIFICATE-----\n"
-        + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'})
-            .encodeToString(certificate.getEncoded())
-        + "\n-----END CERTIFICATE-----\n";
-  }
-
   @Test
   void whenJwksUriSettingsAreUnsetOrGivenThenTheyAreReadAndCheckedNamingTheEntry() {
     assertEquals(

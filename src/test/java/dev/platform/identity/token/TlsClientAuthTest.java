@@ -205,7 +205,8 @@ class TlsClientAuthTest {
     UUID ca = account(CertificateSubject.Kind.SUBJECT_DN, "CN=Token path CA");
     UUID intermediate = account(CertificateSubject.Kind.SUBJECT_DN, "CN=Token path issuing CA");
     assertRefusedAsAStranger(answer(body(ca), List.of(PKI.certificate())));
-    assertRefusedAsAStranger(answer(body(intermediate), INTERMEDIATE.chain()));
+    assertRefusedAsAStranger(
+        answer(body(intermediate), List.of(INTERMEDIATE.certificate(), PKI.certificate())));
   }
 
   @Test
@@ -291,8 +292,8 @@ class TlsClientAuthTest {
       assertTrue(authorities.trust(direct.chain(), NOW));
       assertEquals(false, authorities.trust(below.chain(), NOW));
     }
-    // The CA's own certificate (its key signs too) has a path of no certificate at all.
-    assertTrue(viaRoot.trust(List.of(PKI.certificate()), NOW));
+    // The CA's own certificate, whose path is of no certificate at all, is refused, not a fault.
+    assertEquals(false, viaRoot.trust(List.of(PKI.certificate()), NOW));
   }
 
   @Test
