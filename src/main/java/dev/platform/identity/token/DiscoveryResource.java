@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * RFC 8414 authorization-server metadata, so standard clients configure themselves from the issuer
@@ -26,9 +27,18 @@ public final class DiscoveryResource {
   private final URI issuer;
   private final ScopeCatalog scopes;
 
-  public DiscoveryResource(URI issuer, ScopeCatalog scopes) {
+  /** Whether the server has CAs a tls_client_auth client's certificate can chain to. */
+  private final boolean clientAuthorities;
+
+  /**
+   * @param clientAuthorities whether {@code identity/tlsClientCaFile} names CAs: only then is
+   *     {@code tls_client_auth} a method this server supports (RFC 8414 §2), since without them no
+   *     such client is registered or authenticates
+   */
+  public DiscoveryResource(URI issuer, ScopeCatalog scopes, boolean clientAuthorities) {
     this.issuer = issuer;
     this.scopes = scopes;
+    this.clientAuthorities = clientAuthorities;
   }
 
   /** RFC 8414 §2; names become snake_case on the wire. */
@@ -54,12 +64,15 @@ public final class DiscoveryResource {
     String base = issuer.toString();
     // Revocation and introspection authenticate clients exactly as the token endpoint does.
     List<String> methods =
-        List.of(
-            ClientAuthentication.CLIENT_SECRET_BASIC.wireName(),
-            ClientAuthentication.CLIENT_SECRET_POST.wireName(),
-            ClientAuthentication.PRIVATE_KEY_JWT.wireName(),
-            ClientAuthentication.TLS_CLIENT_AUTH.wireName(),
-            ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH.wireName());
+        Stream.of(
+                ClientAuthentication.CLIENT_SECRET_BASIC,
+                ClientAuthentication.CLIENT_SECRET_POST,
+                ClientAuthentication.PRIVATE_KEY_JWT,
+                ClientAuthentication.TLS_CLIENT_AUTH,
+                ClientAuthentication.SELF_SIGNED_TLS_CLIENT_AUTH)
+            .filter(method -> clientAuthorities || method != ClientAuthentication.TLS_CLIENT_AUTH)
+            .map(ClientAuthentication::wireName)
+            .toList();
     Metadata metadata =
         new Metadata(
             base,

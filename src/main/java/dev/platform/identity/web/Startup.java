@@ -317,7 +317,10 @@ public class Startup implements ServletContextListener {
                 new HealthResource(databaseHealth, keyRing),
                 new UnknownKeyMapper(),
                 new PublicKeysResource(keyRing),
-                new DiscoveryResource(settings.tokens().issuer(), scopes),
+                new DiscoveryResource(
+                    settings.tokens().issuer(),
+                    scopes,
+                    !settings.clientKeys().tlsClientAuthorities().isEmpty()),
                 new OpenApiResource(),
                 adminAuth,
                 new ApiErrorMapper(),
