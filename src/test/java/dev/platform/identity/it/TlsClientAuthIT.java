@@ -391,6 +391,11 @@ class TlsClientAuthIT {
               bearer,
               tlsAccount("orders") + ",\"tls_client_auth_subject_dn\":\"CN=orders\"}"),
           "identity/tlsClientCaFile");
+      // Nor does its discovery name the method (RFC 8414 §2: only what it supports).
+      JsonNode metadata = discovery(other);
+      List<String> methods = methods(metadata, "token_endpoint_auth_methods_supported");
+      assertFalse(methods.contains("tls_client_auth"), metadata.toString());
+      assertTrue(methods.contains("self_signed_tls_client_auth"), metadata.toString());
       // The same server registers a secret client: only the CAs were missing.
       assertEquals(
           201,
@@ -529,21 +534,33 @@ class TlsClientAuthIT {
         without.body());
   }
 
-  @Test
-  void whenDiscoveryIsReadThenItNamesTlsClientAuth() throws Exception {
+  /** RFC 8414 metadata of the server at {@code at}. */
+  static JsonNode discovery(URI at) throws Exception {
     HttpResponse<String> response =
         http(null)
             .send(
-                HttpRequest.newBuilder(base.resolve("/.well-known/oauth-authorization-server"))
+                HttpRequest.newBuilder(at.resolve("/.well-known/oauth-authorization-server"))
                     .timeout(Duration.ofSeconds(10))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     assertEquals(200, response.statusCode(), response.body());
-    JsonNode metadata = JSON.readTree(response.body());
+    return JSON.readTree(response.body());
+  }
+
+  static List<String> methods(JsonNode metadata, String field) {
     List<String> methods = new ArrayList<>();
-    metadata.path("token_endpoint_auth_methods_supported").forEach(m -> methods.add(m.asText()));
-    assertTrue(methods.contains("tls_client_auth"), response.body());
-    assertTrue(methods.contains("self_signed_tls_client_auth"), response.body());
+    metadata.path(field).forEach(method -> methods.add(method.asText()));
+    return methods;
+  }
+
+  @Test
+  void whenDiscoveryIsReadThenItNamesTlsClientAuth() throws Exception {
+    JsonNode metadata = discovery(base);
+    List<String> methods = methods(metadata, "token_endpoint_auth_methods_supported");
+    assertTrue(methods.contains("tls_client_auth"), metadata.toString());
+    assertTrue(methods.contains("self_signed_tls_client_auth"), metadata.toString());
+    assertEquals(methods, methods(metadata, "revocation_endpoint_auth_methods_supported"));
+    assertEquals(methods, methods(metadata, "introspection_endpoint_auth_methods_supported"));
     assertTrue(metadata.path("tls_client_certificate_bound_access_tokens").asBoolean(false));
   }
 }
