@@ -197,8 +197,17 @@ class OpenApiIT {
     assertEquals(properties(api, "TokenResponse"), fields(Http.json(token(null))));
     String admin = admin();
     JsonNode created = newAccount(admin);
-    // A secret account has no key set (issue 22); a key account, below, has no secret.
-    Set<String> keysOnly = Set.of("jwks", "jwks_uri");
+    // A secret account has no key set (issue 22) and no certificate subject (issue 39); a key
+    // account, below, has no secret.
+    Set<String> subjects =
+        Set.of(
+            "tls_client_auth_subject_dn",
+            "tls_client_auth_san_dns",
+            "tls_client_auth_san_uri",
+            "tls_client_auth_san_ip",
+            "tls_client_auth_san_email");
+    Set<String> keysOnly = new TreeSet<>(subjects);
+    keysOnly.addAll(Set.of("jwks", "jwks_uri"));
     assertEquals(without(properties(api, "AccountCreated"), keysOnly), fields(created));
     String id = created.get("client_id").asText();
     HttpResponse<String> rotated =
@@ -238,7 +247,9 @@ class OpenApiIT {
                         + ClientKeyPair.ec("k").jwks()
                         + "}"));
     assertEquals(
-        without(properties(api, "AccountCreated"), Set.of("client_secret", "jwks_uri")),
+        without(
+            without(properties(api, "AccountCreated"), subjects),
+            Set.of("client_secret", "jwks_uri")),
         fields(keyAccount));
     JsonNode shownKeys =
         Http.json(

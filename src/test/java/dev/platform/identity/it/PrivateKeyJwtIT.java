@@ -200,7 +200,7 @@ class PrivateKeyJwtIT {
             ",\"jwks\":" + key.jwks(),
             "only for token_endpoint_auth_method private_key_jwt or self_signed_tls_client_auth",
             ",\"token_endpoint_auth_method\":\"client_secret_jwt\"",
-            "must be client_secret_basic, client_secret_post, private_key_jwt or"
+            "must be client_secret_basic, client_secret_post, private_key_jwt, tls_client_auth or"
                 + " self_signed_tls_client_auth");
     refusals.forEach(
         (extra, reason) -> {
