@@ -14,6 +14,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A small black-box HTTP client for the ITs: real requests, JSON bodies read by Jackson. */
 public final class Http {
@@ -65,32 +67,48 @@ public final class Http {
   /** Bodies longer than this (the token endpoint's cap, 16 KiB) are sent after asking. */
   static final int LARGE_BODY = 16 * 1024;
 
-  /**
-   * {@code request} with {@code method} and {@code body} (none when null). A body over {@link
-   * #LARGE_BODY} is sent after asking (RFC 9110 §10.1.1): past its cap the service refuses it
-   * unread and closes the connection (issue 35), and a client that sends it anyway can have its
-   * read of the refusal cut by the reset that closing over unread bytes makes; asked first, the
-   * refusal comes instead of a 100 and no body is sent.
-   */
+  /** {@code request} with {@code method} and {@code body} (none when null), for a small body. */
   public static HttpRequest.Builder withBody(
       HttpRequest.Builder request, String method, String body) {
-    request.method(
+    return request.method(
         method,
         body == null
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body));
-    return request.expectContinue(body != null && body.length() > LARGE_BODY);
+  }
+
+  /**
+   * {@code method path} with {@code body} and these header lines: a body over {@link #LARGE_BODY}
+   * is sent after asking ({@link RawHttp#sendAsking}), any other by the JDK client.
+   */
+  public HttpResponse<String> send(String method, String path, String body, String... headers) {
+    HttpRequest.Builder request = withBody(request(path), method, body);
+    for (String header : headers) {
+      int colon = header.indexOf(':');
+      request.header(header.substring(0, colon), header.substring(colon + 1).trim());
+    }
+    if (body == null || body.length() <= LARGE_BODY) {
+      return send(request.build());
+    }
+    URI target = uri(path);
+    return new RawHttp(base)
+        .sendAsking(
+            method,
+            target.getRawPath() + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery()),
+            body,
+            headers)
+        .asResponse(request.build());
   }
 
   public HttpResponse<String> admin(String method, String path, String bearer, String json) {
-    HttpRequest.Builder request = withBody(request("/admin/v1" + path), method, json);
+    List<String> headers = new ArrayList<>();
     if (json != null) {
-      request.header("Content-Type", "application/json");
+      headers.add("Content-Type: application/json");
     }
     if (bearer != null) {
-      request.header("Authorization", "Bearer " + bearer);
+      headers.add("Authorization: Bearer " + bearer);
     }
-    return send(request.build());
+    return send(method, "/admin/v1" + path, json, headers.toArray(String[]::new));
   }
 
   /**
