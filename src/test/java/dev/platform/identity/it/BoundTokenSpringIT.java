@@ -258,6 +258,11 @@ class BoundTokenSpringIT {
               .toList());
       assertEquals(unboundId, decoder.decode(unbound).getSubject());
 
+      // An embedded Tomcat sets catalina.base and catalina.home for the whole JVM, where the ITs'
+      // Arquillian Tomcat reads its conf/context.xml (the identity/* settings) for each later
+      // deployment: left changed, every IT after this one deployed without its settings (seen in
+      // CI: "identity/tokenLifetime is not set", then 404s). They are put back when it stops.
+      java.util.Properties before = (java.util.Properties) System.getProperties().clone();
       Tomcat tomcat = resourceServer(tomcatBase, decoder);
       try {
         int port = tomcat.getConnector().getLocalPort();
@@ -286,7 +291,20 @@ class BoundTokenSpringIT {
       } finally {
         tomcat.stop();
         tomcat.destroy();
+        restore(before);
       }
+    }
+  }
+
+  /** The JVM's system properties as they were, none added, none changed. */
+  static void restore(java.util.Properties before) {
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (!before.containsKey(name)) {
+        System.clearProperty(name);
+      }
+    }
+    for (String name : before.stringPropertyNames()) {
+      System.setProperty(name, before.getProperty(name));
     }
   }
 }
