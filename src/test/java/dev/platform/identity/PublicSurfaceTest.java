@@ -160,7 +160,7 @@ class PublicSurfaceTest {
           entry("token.TokenMeters", "ratelimit and web use it"),
           entry("token.TokenRequest", "ratelimit reads it"),
           entry("token.TokenServlet", "servlet built by web; ratelimit wraps it"),
-          entry("token.UsedAssertions", "web builds it"),
+          entry("token.UsedJtis", "web builds it"),
           entry("web.HealthResource", JERSEY),
           entry("web.Json", "key.KeyRingTest checks its JSON with the web's mapper"),
           entry("web.OpenApiResource", JERSEY),

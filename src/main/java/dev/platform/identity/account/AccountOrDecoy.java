@@ -49,7 +49,8 @@ final class AccountOrDecoy {
           + " as previous_secret_pepper_id,"
           + " coalesce(a.token_endpoint_auth_method, ?) as token_endpoint_auth_method,"
           + " a.jwks, a.jwks_uri, a.tls_client_auth_subject_kind, a.tls_client_auth_subject,"
-          + " coalesce(a.certificate_bound_tokens, false) as certificate_bound_tokens"
+          + " coalesce(a.certificate_bound_tokens, false) as certificate_bound_tokens,"
+          + " coalesce(a.dpop_bound_tokens, false) as dpop_bound_tokens"
           + " from (select 1 as one) always_one_row"
           + " left join service_account a on a.client_id = ?";
 
@@ -120,7 +121,8 @@ final class AccountOrDecoy {
             (String) row[18],
             CertificateSubject.Kind.named((String) row[19])
                 .map(kind -> new CertificateSubject(kind, (String) row[20])),
-            Boolean.TRUE.equals(row[21])),
+            Boolean.TRUE.equals(row[21]),
+            Boolean.TRUE.equals(row[22])),
         instant(row[9]),
         instant(row[10]));
   }

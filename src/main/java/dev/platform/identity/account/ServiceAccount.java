@@ -147,6 +147,13 @@ public class ServiceAccount {
   @Column(name = "certificate_bound_tokens")
   private boolean certificateBoundTokens;
 
+  /**
+   * RFC 9449 §5.2 ({@code dpop_bound_access_tokens}): a client whose every token request must carry
+   * a DPoP proof, so that its tokens are all bound to a key it holds.
+   */
+  @Column(name = "dpop_bound_tokens")
+  private boolean dpopBoundTokens;
+
   @Column(name = "created_at")
   private Instant createdAt;
 
@@ -201,6 +208,7 @@ public class ServiceAccount {
               account.tlsSubject = subject.value();
             });
     account.certificateBoundTokens = credential.boundTokens();
+    account.dpopBoundTokens = credential.dpopBound();
     account.clientId = clientId;
     account.name = profile.name();
     account.organizationId = profile.organizationId();
@@ -297,6 +305,15 @@ public class ServiceAccount {
   }
 
   /**
+   * RFC 9449 §5.2: every token request of this account must carry a DPoP proof, and every token it
+   * gets is bound to the proof's key.
+   */
+  public ServiceAccount requiringDpop() {
+    dpopBoundTokens = true;
+    return this;
+  }
+
+  /**
    * Where a {@code private_key_jwt} account's public keys are: a set of its own ({@code jwks}, the
    * JSON {@link ClientJwks#json()} keeps), or the https URL it publishes them at; exactly one.
    */
@@ -320,16 +337,18 @@ public class ServiceAccount {
    * How an account read by the token path proves itself: its method; its key set or key set URL
    * when that is {@code private_key_jwt} or {@code self_signed_tls_client_auth} (else both null);
    * its certificate's subject when that is {@code tls_client_auth}; and whether its tokens are
-   * bound to its connection's certificate though it authenticates otherwise.
+   * bound to its connection's certificate though it authenticates otherwise; whether every token
+   * request must carry a DPoP proof ({@code dpopBound}).
    */
   public record Credential(
       String method,
       String jwks,
       String jwksUri,
       Optional<CertificateSubject> subject,
-      boolean boundTokens) {
+      boolean boundTokens,
+      boolean dpopBound) {
     public Credential(String method, String jwks, String jwksUri) {
-      this(method, jwks, jwksUri, Optional.empty(), false);
+      this(method, jwks, jwksUri, Optional.empty(), false, false);
     }
   }
 
@@ -523,6 +542,14 @@ public class ServiceAccount {
     return certificateBoundTokens || usesCertificate();
   }
 
+  /**
+   * Whether every token request must carry a DPoP proof (RFC 9449 §5.2, {@code
+   * dpop_bound_access_tokens}); any client may send one without it.
+   */
+  public boolean requiresDpop() {
+    return dpopBoundTokens;
+  }
+
   /** Its own key set, as stored, when it is a {@code private_key_jwt} account that has one. */
   public Optional<String> jwks() {
     return Optional.ofNullable(jwks);
@@ -536,7 +563,12 @@ public class ServiceAccount {
   /** How it proves itself, as the token path reads it. */
   public Credential credential() {
     return new Credential(
-        tokenEndpointAuthMethod, jwks, jwksUri, certificateSubject(), certificateBoundTokens);
+        tokenEndpointAuthMethod,
+        jwks,
+        jwksUri,
+        certificateSubject(),
+        certificateBoundTokens,
+        dpopBoundTokens);
   }
 
   /** The current secret's digest and the id of the pepper it is under. */

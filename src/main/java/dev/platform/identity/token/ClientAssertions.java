@@ -46,7 +46,7 @@ final class ClientAssertions {
 
   private final ServiceAccounts accounts;
   private final AccountKeys keys;
-  private final UsedAssertions used;
+  private final UsedJtis used;
   private final Clock clock;
   private final String tokenEndpoint;
   private final String issuer;
@@ -62,7 +62,7 @@ final class ClientAssertions {
   ClientAssertions(
       ServiceAccounts accounts,
       AccountKeys keys,
-      UsedAssertions used,
+      UsedJtis used,
       Clock clock,
       URI issuer,
       boolean tokenEndpointAudience,

@@ -119,10 +119,7 @@ final class ClientAuthenticator {
    *     identity/assertionAudience})
    */
   record Assertions(
-      URI issuer,
-      UsedAssertions used,
-      AccountKeys.Published published,
-      boolean tokenEndpointAudience) {}
+      URI issuer, UsedJtis used, AccountKeys.Published published, boolean tokenEndpointAudience) {}
 
   /**
    * The active account these credentials prove, and which of its secrets they carry.

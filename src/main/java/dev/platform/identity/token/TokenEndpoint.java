@@ -72,7 +72,7 @@ public final class TokenEndpoint {
       SecretDigest digest,
       ScopeCatalog scopes,
       KeyRing keys,
-      UsedAssertions used,
+      UsedJtis used,
       AccountKeys.Published published,
       AuditLog audit,
       TokenMeters meters,
@@ -96,7 +96,7 @@ public final class TokenEndpoint {
       Policy policy,
       ServiceAccounts accounts,
       SecretDigest digest,
-      UsedAssertions used,
+      UsedJtis used,
       AccountKeys.Published published,
       AuditLog audit,
       Clock clock,
@@ -126,7 +126,7 @@ public final class TokenEndpoint {
       Policy policy,
       ServiceAccounts accounts,
       SecretDigest digest,
-      UsedAssertions used,
+      UsedJtis used,
       AccountKeys.Published published,
       Clock clock) {
     return new ClientAuthenticator(

@@ -52,7 +52,7 @@ import dev.platform.identity.token.DiscoveryResource;
 import dev.platform.identity.token.TokenEndpoint;
 import dev.platform.identity.token.TokenMeters;
 import dev.platform.identity.token.TokenServlet;
-import dev.platform.identity.token.UsedAssertions;
+import dev.platform.identity.token.UsedJtis;
 import dev.platform.identity.verify.BearerVerifier;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -224,7 +224,7 @@ public class Startup implements ServletContextListener {
     databaseHealth.bindTo(registry);
     TokenMeters tokenMeters = new TokenMeters(registry);
     // private_key_jwt clients; each jti once, the expired ones deleted every 5 minutes.
-    UsedAssertions usedAssertions = new UsedAssertions(database.dataSource());
+    UsedJtis usedAssertions = new UsedJtis(database.dataSource());
     scheduler.scheduleWithFixedDelay(
         () -> usedAssertions.purge(clock.instant()), 5, 5, TimeUnit.MINUTES);
     // Clients' jwks_uri sets are fetched on ClientKeySets' own threads, refreshed here.

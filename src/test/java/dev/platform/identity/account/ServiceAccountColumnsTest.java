@@ -36,7 +36,8 @@ class ServiceAccountColumnsTest {
           "jwks_uri",
           "tls_client_auth_subject_kind",
           "tls_client_auth_subject",
-          "certificate_bound_tokens");
+          "certificate_bound_tokens",
+          "dpop_bound_tokens");
 
   private static final Instant BASE = Instant.parse("2026-01-01T00:00:00Z");
 

@@ -226,7 +226,7 @@ public final class AssertionCostBenchmark {
         new SecretDigest(settings.secrets().pepper()),
         scopes,
         node.ring(),
-        new UsedAssertions(data),
+        new UsedJtis(data),
         TestEndpoints.NONE_PUBLISHED,
         new AuditLog(Clock.systemUTC()),
         TokenMeters.none(),

@@ -102,7 +102,7 @@ public final class MetricsOverheadBenchmark {
         digest,
         scopes,
         node.ring(),
-        new UsedAssertions(node.database().dataSource()),
+        new UsedJtis(node.database().dataSource()),
         TestEndpoints.NONE_PUBLISHED,
         new AuditLog(Clock.systemUTC()),
         meters,

@@ -93,7 +93,7 @@ class PrivateKeyJwtTokenTest {
         digest,
         new dev.platform.identity.scope.ScopeCatalog(node.database()),
         node.ring(),
-        new UsedAssertions(data),
+        new UsedJtis(data),
         (uri, refresh) -> published.apply(uri, refresh),
         new AuditLog(clock),
         TokenMeters.none(),

@@ -45,7 +45,7 @@ public final class TestEndpoints {
         new SecretDigest(settings.secrets().pepper(), settings.secrets().previousPeppers()),
         new ScopeCatalog(node.database()),
         node.ring(),
-        new UsedAssertions(node.database().dataSource()),
+        new UsedJtis(node.database().dataSource()),
         NONE_PUBLISHED,
         audit,
         TokenMeters.none(),
@@ -77,7 +77,7 @@ public final class TestEndpoints {
         policy(settings, Optional.empty()),
         accounts,
         digest,
-        new UsedAssertions(node.database().dataSource()),
+        new UsedJtis(node.database().dataSource()),
         NONE_PUBLISHED,
         clock);
   }

@@ -53,7 +53,7 @@ final class TokenPathNode implements AutoCloseable {
             digest,
             new ScopeCatalog(node.database()),
             node.ring(),
-            new UsedAssertions(data),
+            new UsedJtis(data),
             (uri, refresh) -> {
               throw new IllegalStateException("no published sets here");
             },

@@ -15,32 +15,61 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * RFC 7523 §3 item 7: each client's assertion {@code jti} is taken once until the assertion
- * expires, on every node, by the unique key of table {@code client_assertion_jti}. This is the
- * token path's one write, and only for private_key_jwt clients: one INSERT in its own transaction.
- * A jti is stored as its SHA-256, so its length costs nothing.
+ * Identifiers taken once, on every node, by the unique key of a table: a client assertion's {@code
+ * jti} until the assertion expires (RFC 7523 §3 item 7, table {@code client_assertion_jti}), and a
+ * DPoP proof's until the proof is too old to be taken (RFC 9449 §11.1, table {@code
+ * dpop_proof_jti}). These are the token path's only writes, and only for clients that send an
+ * assertion or a proof, after they authenticated: one INSERT in its own transaction. A jti is
+ * stored as its SHA-256, so its length costs nothing.
  */
-public final class UsedAssertions {
+public final class UsedJtis {
+  /** The tables, each {@code (client_id, jti_digest, expires_at)} keyed by the first two. */
+  enum Table {
+    CLIENT_ASSERTION("client_assertion_jti"),
+    DPOP_PROOF("dpop_proof_jti");
+
+    private final String name;
+
+    Table(String name) {
+      this.name = name;
+    }
+  }
+
   /** SQLSTATE of a unique-key violation, on PostgreSQL and H2 alike. */
   private static final String UNIQUE_VIOLATION = "23505";
-
-  private static final String INSERT =
-      "insert into client_assertion_jti (client_id, jti_digest, expires_at) values (?, ?, ?)";
-  private static final String DELETE_EXPIRED_ONE =
-      "delete from client_assertion_jti where client_id = ? and jti_digest = ? and expires_at <= ?";
-  private static final String DELETE_EXPIRED =
-      "delete from client_assertion_jti where (client_id, jti_digest) in (select client_id,"
-          + " jti_digest from client_assertion_jti where expires_at <= ? fetch first ? rows only)";
 
   /** How many expired rows one purge statement deletes at most. */
   static final int BATCH = 1000;
 
-  private static final Logger LOG = Logger.getLogger(UsedAssertions.class.getName());
+  private static final Logger LOG = Logger.getLogger(UsedJtis.class.getName());
 
   private final DataSource dataSource;
+  private final String insertSql;
+  private final String deleteExpiredOne;
+  private final String deleteExpired;
 
-  public UsedAssertions(DataSource dataSource) {
+  /** The client assertions' jti values. */
+  public UsedJtis(DataSource dataSource) {
+    this(dataSource, Table.CLIENT_ASSERTION);
+  }
+
+  UsedJtis(DataSource dataSource, Table table) {
     this.dataSource = dataSource;
+    this.insertSql =
+        "insert into " + table.name + " (client_id, jti_digest, expires_at) values (?, ?, ?)";
+    this.deleteExpiredOne =
+        "delete from " + table.name + " where client_id = ? and jti_digest = ? and expires_at <= ?";
+    this.deleteExpired =
+        "delete from "
+            + table.name
+            + " where (client_id, jti_digest) in (select client_id, jti_digest from "
+            + table.name
+            + " where expires_at <= ? fetch first ? rows only)";
+  }
+
+  /** The DPoP proofs' jti values. */
+  public static UsedJtis dpopProofs(DataSource dataSource) {
+    return new UsedJtis(dataSource, Table.DPOP_PROOF);
   }
 
   /**
@@ -74,7 +103,7 @@ public final class UsedAssertions {
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(true);
       do {
-        try (PreparedStatement delete = connection.prepareStatement(DELETE_EXPIRED)) {
+        try (PreparedStatement delete = connection.prepareStatement(deleteExpired)) {
           delete.setObject(1, utc(now));
           delete.setInt(2, BATCH);
           last = delete.executeUpdate();
@@ -82,14 +111,14 @@ public final class UsedAssertions {
         deleted += last;
       } while (last == BATCH);
     } catch (SQLException e) {
-      LOG.warning("Expired assertion jti values could not be deleted; the next run tries: " + e);
+      LOG.warning("Expired jti values could not be deleted; the next run tries: " + e);
     }
     return deleted;
   }
 
-  private static boolean insert(
-      Connection connection, UUID clientId, String digest, Instant expiresAt) throws SQLException {
-    try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+  private boolean insert(Connection connection, UUID clientId, String digest, Instant expiresAt)
+      throws SQLException {
+    try (PreparedStatement insert = connection.prepareStatement(insertSql)) {
       insert.setString(1, clientId.toString());
       insert.setString(2, digest);
       insert.setObject(3, utc(expiresAt));
@@ -103,9 +132,9 @@ public final class UsedAssertions {
     }
   }
 
-  private static boolean deleteExpired(
-      Connection connection, UUID clientId, String digest, Instant now) throws SQLException {
-    try (PreparedStatement delete = connection.prepareStatement(DELETE_EXPIRED_ONE)) {
+  private boolean deleteExpired(Connection connection, UUID clientId, String digest, Instant now)
+      throws SQLException {
+    try (PreparedStatement delete = connection.prepareStatement(deleteExpiredOne)) {
       delete.setString(1, clientId.toString());
       delete.setString(2, digest);
       delete.setObject(3, utc(now));
