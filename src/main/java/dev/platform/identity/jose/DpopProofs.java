@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -94,6 +95,27 @@ public final class DpopProofs {
       URI target,
       Optional<String> ath,
       Optional<String> nonce) {
+    Predicate<String> expected = nonce.isPresent() ? nonce.get()::equals : null;
+    return checked(headers, method, target, ath, expected);
+  }
+
+  /**
+   * As {@link #check(List, String, URI, Optional, Optional)}, the proof's {@code nonce} one that
+   * {@code nonces} gave out and still takes (RFC 9449 §8).
+   */
+  public DpopProof check(
+      List<String> headers, String method, URI target, Optional<String> ath, DpopNonces nonces) {
+    Objects.requireNonNull(nonces);
+    return checked(headers, method, target, ath, nonces::accepts);
+  }
+
+  /** The checks, {@code nonce} null when no nonce is expected. */
+  private DpopProof checked(
+      List<String> headers,
+      String method,
+      URI target,
+      Optional<String> ath,
+      Predicate<String> nonce) {
     if (headers == null || headers.size() != 1) {
       throw refused(Reason.HEADER_COUNT, "a request must carry exactly one DPoP header");
     }
@@ -117,7 +139,7 @@ public final class DpopProofs {
       String method,
       URI target,
       Optional<String> ath,
-      Optional<String> nonce) {
+      Predicate<String> nonce) {
     JsonNode claims;
     try {
       claims = StrictJson.object(jws.payload());
@@ -136,7 +158,8 @@ public final class DpopProofs {
       throw refused(Reason.URI, "the DPoP proof's htu is not this request's URI");
     }
     Instant iat = issuedAt(claims);
-    if (nonce.isPresent() && !nonce.get().equals(claims.path("nonce").textValue())) {
+    String sentNonce = claims.path("nonce").textValue();
+    if (nonce != null && (sentNonce == null || !nonce.test(sentNonce))) {
       throw refused(Reason.NONCE, "the DPoP proof must carry the nonce this server gave");
     }
     if (ath.isPresent()) {
