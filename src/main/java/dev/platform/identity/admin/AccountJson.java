@@ -30,7 +30,8 @@ public record AccountJson(
     @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanUri,
     @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanIp,
     @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanEmail,
-    boolean tlsClientCertificateBoundAccessTokens) {
+    boolean tlsClientCertificateBoundAccessTokens,
+    boolean dpopBoundAccessTokens) {
 
   /** The account at {@code now}: the previous secret's expiry only while it still works. */
   static AccountJson from(ServiceAccount account, Instant now) {
@@ -54,7 +55,8 @@ public record AccountJson(
         subject(account, CertificateSubject.Kind.SAN_URI),
         subject(account, CertificateSubject.Kind.SAN_IP),
         subject(account, CertificateSubject.Kind.SAN_EMAIL),
-        account.bindsTokens());
+        account.bindsTokens(),
+        account.requiresDpop());
   }
 
   /** A tls_client_auth account's subject, when it is of {@code kind}; else null. */
@@ -89,7 +91,8 @@ public record AccountJson(
       @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanUri,
       @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanIp,
       @JsonInclude(JsonInclude.Include.NON_NULL) String tlsClientAuthSanEmail,
-      boolean tlsClientCertificateBoundAccessTokens) {
+      boolean tlsClientCertificateBoundAccessTokens,
+      boolean dpopBoundAccessTokens) {
 
     static Created from(ServiceAccount account, String secret) {
       return new Created(
@@ -111,7 +114,8 @@ public record AccountJson(
           subject(account, CertificateSubject.Kind.SAN_URI),
           subject(account, CertificateSubject.Kind.SAN_IP),
           subject(account, CertificateSubject.Kind.SAN_EMAIL),
-          account.bindsTokens());
+          account.bindsTokens(),
+          account.requiresDpop());
     }
   }
 

@@ -30,7 +30,8 @@ public record NewAccount(
     @JsonProperty("tls_client_auth_san_ip") String tlsClientAuthSanIp,
     @JsonProperty("tls_client_auth_san_email") String tlsClientAuthSanEmail,
     @JsonProperty("tls_client_certificate_bound_access_tokens")
-        Boolean tlsClientCertificateBoundAccessTokens) {
+        Boolean tlsClientCertificateBoundAccessTokens,
+    @JsonProperty("dpop_bound_access_tokens") Boolean dpopBoundAccessTokens) {
 
   static final int MAX_NAME = 200;
   static final int MAX_ORGS = 50;
@@ -78,6 +79,7 @@ public record NewAccount(
         method,
         jwks,
         jwksUri,
+        null,
         null,
         null,
         null,
@@ -183,6 +185,14 @@ public record NewAccount(
               + ": a certificate client's tokens are always bound to its certificate");
     }
     return Boolean.TRUE.equals(tlsClientCertificateBoundAccessTokens);
+  }
+
+  /**
+   * RFC 9449 §5.2: whether every token request of the account must carry a DPoP proof, so that all
+   * its tokens are bound to a key it holds; any method may ask for it, and unset means no.
+   */
+  boolean requiresDpop() {
+    return Boolean.TRUE.equals(dpopBoundAccessTokens);
   }
 
   /** The profile to create, or a 400 naming the first bad field. */

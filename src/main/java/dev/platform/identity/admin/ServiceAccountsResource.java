@@ -117,6 +117,9 @@ public final class ServiceAccountsResource {
     if (bound) {
       account.bindingTokens();
     }
+    if (body.requiresDpop()) {
+      account.requiringDpop();
+    }
     accounts.add(account, caller.event("account.create", account, Map.of()));
     caller.audit("account.create", account.clientId().toString());
     // From the configured issuer, never the request's Host header.

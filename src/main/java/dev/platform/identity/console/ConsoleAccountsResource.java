@@ -77,6 +77,10 @@ public final class ConsoleAccountsResource {
           "san_email", "Email address (SAN)");
 
   static final String BIND = "tls_client_certificate_bound_access_tokens";
+
+  /** RFC 9449 §5.2: every token request must carry a DPoP proof; for any method. */
+  static final String DPOP = "dpop_bound_access_tokens";
+
   static final String SUBJECT_FORM = "tls_client_auth_subject_form";
   static final String SUBJECT = "tls_client_auth_subject";
   static final String CERTIFICATE = "certificate";
@@ -91,6 +95,7 @@ public final class ConsoleAccountsResource {
           "service_name",
           METHOD,
           BIND,
+          DPOP,
           SUBJECT_FORM,
           SUBJECT,
           CERTIFICATE);
@@ -222,12 +227,6 @@ public final class ConsoleAccountsResource {
         method.equals(ServiceAccount.SELF_SIGNED_TLS_CLIENT_AUTH)
             ? CertificateKeySet.of(certificate)
             : null;
-    // A checkbox sends its value only when ticked: unticked leaves the API's default.
-    String bind = given.getOrDefault(BIND, "");
-    if (!bind.isEmpty() && !bind.equals("true")) {
-      throw new FormFields.InvalidFormException(BIND + " is a checkbox: true, or not sent");
-    }
-    Boolean bound = bind.isEmpty() ? null : Boolean.TRUE;
     return new NewAccount(
         given.get("name"),
         blankToNull(given.get("organization_id")),
@@ -242,7 +241,17 @@ public final class ConsoleAccountsResource {
         subjects[2],
         subjects[3],
         subjects[4],
-        bound);
+        checkbox(given, BIND),
+        checkbox(given, DPOP));
+  }
+
+  /** A checkbox sends its value only when ticked: unticked (null) leaves the API's default. */
+  private static Boolean checkbox(Map<String, String> given, String field) {
+    String value = given.getOrDefault(field, "");
+    if (!value.isEmpty() && !value.equals("true")) {
+      throw new FormFields.InvalidFormException(field + " is a checkbox: true, or not sent");
+    }
+    return value.isEmpty() ? null : Boolean.TRUE;
   }
 
   @GET

@@ -43,6 +43,26 @@ class ConsoleAccountsResourceTest {
   }
 
   @Test
+  void whenDpopIsTickedThenTheBodyAsksForItWithAnyMethod() throws Exception {
+    assertNull(ConsoleAccountsResource.body(form()).dpopBoundAccessTokens(), "unticked");
+    String pem = CertificateKeySetTest.pem(TestPki.selfSigned("CN=orders").certificate());
+    for (String method : ConsoleAccountsResource.METHODS.keySet()) {
+      NewAccount body =
+          ConsoleAccountsResource.body(
+              form(
+                  "token_endpoint_auth_method",
+                  method,
+                  "dpop_bound_access_tokens",
+                  "true",
+                  "certificate",
+                  method.equals("self_signed_tls_client_auth") ? pem : ""));
+      assertEquals(Boolean.TRUE, body.dpopBoundAccessTokens(), method);
+      assertEquals(method, body.tokenEndpointAuthMethod());
+    }
+    assertTrue(ConsoleAccountsResource.FIELDS.contains("dpop_bound_access_tokens"));
+  }
+
+  @Test
   void whenTheSubjectFormIsChosenThenItsValueGoesToThatFieldAlone() {
     Map<String, java.util.function.Function<NewAccount, String>> fields =
         Map.of(
@@ -95,6 +115,8 @@ class ConsoleAccountsResourceTest {
     assertRefused(form("token_endpoint_auth_method", "private_key_jwt"), "one of the form's");
     assertRefused(form("token_endpoint_auth_method", "none"), "one of the form's");
     assertRefused(form("tls_client_certificate_bound_access_tokens", "false"), "true, or not sent");
+    assertRefused(
+        form("dpop_bound_access_tokens", "on"), "dpop_bound_access_tokens is a checkbox: true");
     assertRefused(
         form(
             "token_endpoint_auth_method", "tls_client_auth",
