@@ -37,6 +37,14 @@ public final class DpopProofs {
   /** RFC 9449 §4.2: the proof's {@code typ}. */
   public static final String TYPE = "dpop+jwt";
 
+  /**
+   * The algorithms a checker takes unless its builder says otherwise, in the order discovery lists
+   * them ({@code dpop_signing_alg_values_supported}, RFC 9449 §5.1): ES256 first, as RFC 9449's
+   * examples and most clients use it.
+   */
+  public static final List<JwsAlgorithm> DEFAULT_ALGORITHMS =
+      List.of(JwsAlgorithm.ES256, JwsAlgorithm.RS256, JwsAlgorithm.PS256);
+
   /** A proof longer than this is refused before it is decoded: an RSA 8192 key fits in it. */
   public static final int MAX_LENGTH = 8 * 1024;
 
@@ -66,7 +74,10 @@ public final class DpopProofs {
     this.futureSkew = builder.futureSkew;
   }
 
-  /** A builder with ES256, RS256 and PS256, the system clock, and the default window. */
+  /**
+   * A builder with the {@link #DEFAULT_ALGORITHMS} (ES256, RS256 and PS256), the system clock, and
+   * the default window.
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -285,7 +296,7 @@ public final class DpopProofs {
   /** The policy of a {@link DpopProofs}; {@link #build()} makes an immutable checker. */
   public static final class Builder {
     private Clock clock = Clock.systemUTC();
-    private Set<JwsAlgorithm> algorithms = EnumSet.allOf(JwsAlgorithm.class);
+    private Set<JwsAlgorithm> algorithms = EnumSet.copyOf(DEFAULT_ALGORITHMS);
     private Duration maxAge = DEFAULT_MAX_AGE;
     private Duration futureSkew = DEFAULT_FUTURE_SKEW;
 

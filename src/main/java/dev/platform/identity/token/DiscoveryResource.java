@@ -1,6 +1,7 @@
 package dev.platform.identity.token;
 
 import dev.platform.identity.account.ClientJwks;
+import dev.platform.identity.jose.DpopProofs;
 import dev.platform.identity.scope.Scope;
 import dev.platform.identity.scope.ScopeCatalog;
 import jakarta.ws.rs.GET;
@@ -14,8 +15,9 @@ import java.util.List;
 
 /**
  * RFC 8414 authorization-server metadata, so standard clients configure themselves from the issuer
- * alone, with the revocation (RFC 7009) and introspection (RFC 7662) endpoints of issue 38. ({@code
- * /.well-known/jwks.json} stays absent: SPEC 4.4.)
+ * alone, with the revocation (RFC 7009) and introspection (RFC 7662) endpoints of issue 38 and the
+ * DPoP proof algorithms of issue 40 (RFC 9449 §5.1). ({@code /.well-known/jwks.json} stays absent:
+ * SPEC 4.4.)
  */
 @Path("/.well-known/oauth-authorization-server")
 @Produces(MediaType.APPLICATION_JSON)
@@ -47,7 +49,8 @@ public final class DiscoveryResource {
       String introspectionEndpoint,
       List<String> introspectionEndpointAuthMethodsSupported,
       List<String> introspectionEndpointAuthSigningAlgValuesSupported,
-      boolean tlsClientCertificateBoundAccessTokens) {}
+      boolean tlsClientCertificateBoundAccessTokens,
+      List<String> dpopSigningAlgValuesSupported) {}
 
   @GET
   public Response metadata() {
@@ -77,7 +80,9 @@ public final class DiscoveryResource {
             methods,
             ClientJwks.ALGORITHMS,
             // RFC 8705 §3.3: a certificate-authenticated client's tokens are bound to it.
-            true);
+            true,
+            // RFC 9449 §5.1: the algorithms the token endpoint takes DPoP proofs in.
+            DpopProofs.DEFAULT_ALGORITHMS.stream().map(Enum::name).toList());
     CacheControl cache = new CacheControl();
     cache.setMaxAge(MAX_AGE_SECONDS);
     return Response.ok(metadata).cacheControl(cache).build();

@@ -514,6 +514,9 @@ class TokenIT {
         metadata.get("introspection_endpoint_auth_methods_supported"));
     assertTrue(metadata.get("tls_client_certificate_bound_access_tokens").asBoolean());
     assertEquals(
+        List.of("ES256", "RS256", "PS256"),
+        strings(metadata.get("dpop_signing_alg_values_supported")));
+    assertEquals(
         List.of("RS256", "PS256", "ES256"),
         strings(metadata.get("token_endpoint_auth_signing_alg_values_supported")));
     assertTrue(strings(metadata.get("scopes_supported")).contains("catalog:products.view"));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.jose.DpopProofs;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.time.Clock;
@@ -49,5 +50,18 @@ class DiscoveryResourceTest {
     assertEquals(methods, metadata.revocationEndpointAuthMethodsSupported());
     assertEquals(methods, metadata.introspectionEndpointAuthMethodsSupported());
     assertEquals(true, metadata.tlsClientCertificateBoundAccessTokens());
+  }
+
+  @Test
+  void whenDiscoveryIsReadThenItNamesTheDpopProofAlgorithmsTheCheckerTakes() {
+    DiscoveryResource.Metadata metadata =
+        (DiscoveryResource.Metadata)
+            new DiscoveryResource(settings.tokens().issuer(), new ScopeCatalog(node.database()))
+                .metadata()
+                .getEntity();
+    assertEquals(List.of("ES256", "RS256", "PS256"), metadata.dpopSigningAlgValuesSupported());
+    assertEquals(
+        DpopProofs.DEFAULT_ALGORITHMS.stream().map(Enum::name).toList(),
+        metadata.dpopSigningAlgValuesSupported());
   }
 }
