@@ -48,7 +48,7 @@ final class ClientAssertion {
                 () ->
                     new IllegalStateException(
                         "privateKeyJwt algorithm " + alg + " is not one of RS256, PS256, ES256"));
-    check(this.alg, key);
+    check("privateKeyJwt", this.alg, key);
   }
 
   /**
@@ -106,17 +106,20 @@ final class ClientAssertion {
     return "ClientAssertion[" + alg + ", kid=" + kid + "]";
   }
 
-  /** Refuses a key of the wrong type or size for {@code alg}, and one the JCA cannot sign with. */
-  private static void check(JwsAlgorithm alg, PrivateKey key) {
+  /**
+   * Refuses a key of the wrong type or size for {@code alg}, and one the JCA cannot sign with,
+   * naming the builder's {@code setting} ({@code privateKeyJwt}, {@code dpop}).
+   */
+  static void check(String setting, JwsAlgorithm alg, PrivateKey key) {
     String problem = alg.isEcdsa() ? ecProblem(key) : rsaProblem(key);
     if (problem != null) {
-      throw new IllegalStateException("privateKeyJwt " + alg + " " + problem);
+      throw new IllegalStateException(setting + " " + alg + " " + problem);
     }
     try {
       alg.signer(key);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(
-          "privateKeyJwt " + alg + " cannot sign with this key: " + e.getMessage(), e);
+          setting + " " + alg + " cannot sign with this key: " + e.getMessage(), e);
     }
   }
 

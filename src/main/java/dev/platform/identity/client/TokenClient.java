@@ -12,12 +12,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
@@ -38,8 +41,11 @@ import java.util.function.Supplier;
  * backs off exponentially with jitter, a bounded number of times; other statuses are final ({@link
  * TokenClientException}). Each request has a deadline over the whole exchange, body included. The
  * client authenticates with a secret (client_secret_basic or client_secret_post) or with a signed
- * JWT (private_key_jwt, RFC 7523). Immutable configuration, thread-safe; never logs or shows the
- * secret, the private key or the token.
+ * JWT (private_key_jwt, RFC 7523). With a DPoP key ({@link Builder#dpop}, RFC 9449) every token
+ * request carries a proof of it, so the token is bound to the key; the client retries once when the
+ * service asks for a nonce ({@code use_dpop_nonce}), and makes the proof for each API call ({@link
+ * #proofFor}, {@link #headersFor}). Immutable configuration, thread-safe; never logs or shows the
+ * secret, the private keys or the token.
  */
 public final class TokenClient {
   /** Shared with {@link ClientAssertion}; thread-safe once configured. */
@@ -51,6 +57,16 @@ public final class TokenClient {
    */
   public static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
+  /** RFC 9449 §7.1 and §4.1: the headers a DPoP-bound token and its proof travel in. */
+  public static final String AUTHORIZATION = "Authorization";
+
+  public static final String DPOP = "DPoP";
+
+  /** RFC 9449 §8: the header the service gives its nonce in, and the error that asks for it. */
+  static final String DPOP_NONCE = "DPoP-Nonce";
+
+  static final String USE_DPOP_NONCE = "use_dpop_nonce";
+
   /** After a failed renewal, callers keep the valid token this long before the next try. */
   private static final Duration RENEWAL_RETRY = Duration.ofSeconds(30);
 
@@ -61,6 +77,7 @@ public final class TokenClient {
   private final String scope;
   private final boolean basic;
   private final ClientAssertion assertion;
+  private final DpopKey dpop;
   private final Clock clock;
   private final HttpClient http;
   private final Sleeper sleeper;
@@ -75,7 +92,10 @@ public final class TokenClient {
   private final ReentrantLock fetching = new ReentrantLock();
   private volatile Instant nextRenewalTry = Instant.MIN;
 
-  private TokenClient(Builder b, ClientAssertion assertion) {
+  /** The token endpoint's latest {@code DPoP-Nonce}, sent in the next token request's proof. */
+  private final AtomicReference<String> nonce = new AtomicReference<>();
+
+  private TokenClient(Builder b, ClientAssertion assertion, DpopKey dpop) {
     this.tokenUri = b.tokenUri;
     this.issuer = b.issuer;
     this.clientId = b.clientId;
@@ -83,6 +103,7 @@ public final class TokenClient {
     this.scope = b.scopes.isEmpty() ? null : String.join(" ", b.scopes);
     this.basic = b.basic;
     this.assertion = assertion;
+    this.dpop = dpop;
     this.clock = b.clock;
     this.http =
         b.http != null
@@ -113,10 +134,88 @@ public final class TokenClient {
    * @throws TokenClientException when no valid token can be had
    */
   public String token() {
+    return held().value();
+  }
+
+  /**
+   * The {@code Authorization} header value for an API call with the token of {@link #token()}:
+   * {@code DPoP <token>} for a token bound to the DPoP key (its {@code token_type} said so), else
+   * {@code Bearer <token>}. A DPoP-bound token also needs the call's proof ({@link #proofFor}), or
+   * take both at once from {@link #headersFor}, so that they name the same token.
+   *
+   * @throws TokenClientException when no valid token can be had
+   */
+  public String authorization() {
+    return held().authorization();
+  }
+
+  /**
+   * The {@code DPoP} header value for one API call (RFC 9449 §4.2, §7.1): a new proof of the DPoP
+   * key naming {@code method} and {@code target} (its query and fragment left out), with {@code
+   * ath} the hash of the current token.
+   *
+   * @param method the call's HTTP method, such as {@code GET}
+   * @param target the call's URI
+   * @throws IllegalStateException when the client has no DPoP key
+   * @throws TokenClientException when no valid token can be had
+   */
+  public String proofFor(String method, URI target) {
+    return proofFor(method, target, null);
+  }
+
+  /**
+   * As {@link #proofFor(String, URI)}, carrying {@code nonce}: the API's own {@code DPoP-Nonce}
+   * (RFC 9449 §9), which it gave in a {@code use_dpop_nonce} answer or a previous one; null sends
+   * none.
+   */
+  public String proofFor(String method, URI target, String nonce) {
+    DpopKey key = requireDpop();
+    return key.proof(method, target, nonce, held().value(), clock.instant());
+  }
+
+  /**
+   * The headers of one API call, from one token: {@code Authorization}, and with a DPoP-bound token
+   * {@code DPoP}, the call's proof. Add each to the request, as {@code headersFor("GET",
+   * uri).forEach(request::header)}.
+   *
+   * @param nonce the API's {@code DPoP-Nonce}, or null
+   * @throws TokenClientException when no valid token can be had
+   */
+  public Map<String, String> headersFor(String method, URI target, String nonce) {
+    CachedToken held = held();
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put(AUTHORIZATION, held.authorization());
+    if (held.isDpop()) {
+      headers.put(DPOP, requireDpop().proof(method, target, nonce, held.value(), clock.instant()));
+    }
+    return Map.copyOf(headers);
+  }
+
+  /** As {@link #headersFor(String, URI, String)}, without a nonce. */
+  public Map<String, String> headersFor(String method, URI target) {
+    return headersFor(method, target, null);
+  }
+
+  /**
+   * The thumbprint of the DPoP key (RFC 7638), what its tokens' {@code cnf.jkt} names; or empty.
+   */
+  public Optional<String> dpopThumbprint() {
+    return Optional.ofNullable(dpop).map(DpopKey::thumbprint);
+  }
+
+  private DpopKey requireDpop() {
+    if (dpop == null) {
+      throw new IllegalStateException("this TokenClient has no DPoP key: see Builder.dpop");
+    }
+    return dpop;
+  }
+
+  /** The valid token, fetched or renewed as {@link #token()} says. */
+  private CachedToken held() {
     Instant now = clock.instant();
     CachedToken held = current.get();
     if (held != null && held.isFreshAt(now)) {
-      return held.value();
+      return held;
     }
     if (held != null && held.isValidAt(now)) {
       return renewOrKeep(held, now);
@@ -125,20 +224,20 @@ public final class TokenClient {
     try {
       CachedToken again = current.get();
       if (again != null && again.isValidAt(clock.instant())) {
-        return again.value();
+        return again;
       }
       CachedToken fresh = fetch();
       current.set(fresh);
-      return fresh.value();
+      return fresh;
     } finally {
       fetching.unlock();
     }
   }
 
   /** The caller that gets the lock renews; the others, and a failed renewal, keep {@code held}. */
-  private String renewOrKeep(CachedToken held, Instant now) {
+  private CachedToken renewOrKeep(CachedToken held, Instant now) {
     if (now.isBefore(nextRenewalTry) || !fetching.tryLock()) {
-      return held.value();
+      return held;
     }
     try {
       if (current.get() == held) {
@@ -149,7 +248,7 @@ public final class TokenClient {
     } finally {
       fetching.unlock();
     }
-    return current.get().value();
+    return current.get();
   }
 
   /**
@@ -168,7 +267,7 @@ public final class TokenClient {
     for (int attempt = 1; attempt <= maxAttempts; attempt++) {
       Duration wait;
       try {
-        HttpResponse<byte[]> response = send(request());
+        HttpResponse<byte[]> response = exchange();
         int status = response.statusCode();
         JsonNode body = json(new String(response.body(), StandardCharsets.UTF_8));
         if (status == 200) {
@@ -200,6 +299,33 @@ public final class TokenClient {
       }
     }
     throw last;
+  }
+
+  /**
+   * One token request; with a DPoP key, sent again at once, and once only, when the service answers
+   * {@code use_dpop_nonce} with a {@code DPoP-Nonce} (RFC 9449 §8). The latest nonce of any answer
+   * is kept for the next request.
+   */
+  private HttpResponse<byte[]> exchange() throws IOException, InterruptedException {
+    HttpResponse<byte[]> response = send(request());
+    if (dpop == null) {
+      return response;
+    }
+    boolean given = rememberNonce(response);
+    if (given
+        && response.statusCode() == 400
+        && USE_DPOP_NONCE.equals(
+            text(json(new String(response.body(), StandardCharsets.UTF_8)), "error"))) {
+      response = send(request());
+      rememberNonce(response);
+    }
+    return response;
+  }
+
+  private boolean rememberNonce(HttpResponse<?> response) {
+    Optional<String> given = response.headers().firstValue(DPOP_NONCE).filter(n -> !n.isBlank());
+    given.ifPresent(nonce::set);
+    return given.isPresent();
   }
 
   /**
@@ -250,7 +376,10 @@ public final class TokenClient {
             .header("Accept", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(form.toString()));
     if (authorization != null) {
-      request.header("Authorization", authorization);
+      request.header(AUTHORIZATION, authorization);
+    }
+    if (dpop != null) {
+      request.header(DPOP, dpop.proof("POST", tokenUri, nonce.get(), null, clock.instant()));
     }
     return request.build();
   }
@@ -297,7 +426,9 @@ public final class TokenClient {
       throw new TokenClientException(
           200, null, "the token response has no token or lifetime", null);
     }
-    return new CachedToken(token, clock.instant().plusSeconds(expiresIn));
+    String type = text(body, "token_type");
+    return new CachedToken(
+        token, clock.instant().plusSeconds(expiresIn), type == null ? CachedToken.BEARER : type);
   }
 
   /** The server's wish, capped: a {@code retry_after} of days must not park the client. */
@@ -387,6 +518,7 @@ public final class TokenClient {
     private PrivateKey privateKey;
     private String kid;
     private String alg;
+    private KeyPair dpop;
     private Clock clock = Clock.systemUTC();
     private HttpClient http;
     private Sleeper sleeper = Sleeper.THREAD;
@@ -458,6 +590,19 @@ public final class TokenClient {
       this.privateKey = Objects.requireNonNull(key);
       this.kid = kid;
       this.alg = Objects.requireNonNull(alg);
+      return this;
+    }
+
+    /**
+     * Bind the tokens to a key the client holds (DPoP, RFC 9449): every token request carries a new
+     * proof signed by it, ES256 for an EC P-256 pair, RS256 for an RSA pair (2048 bits or more), so
+     * the token the service gives is bound to it ({@code token_type} DPoP, {@code cnf.jkt}); each
+     * API call then carries it as {@code Authorization: DPoP} with a proof of its own ({@link
+     * TokenClient#headersFor}). Works with any client authentication; an account registered with
+     * {@code dpop_bound_access_tokens} needs it. The private key is never logged or shown.
+     */
+    public Builder dpop(KeyPair keys) {
+      this.dpop = Objects.requireNonNull(keys);
       return this;
     }
 
@@ -553,7 +698,9 @@ public final class TokenClient {
             "the request timeout must be positive, the retry cap not negative");
       }
       return new TokenClient(
-          this, privateKey == null ? null : new ClientAssertion(privateKey, kid, alg));
+          this,
+          privateKey == null ? null : new ClientAssertion(privateKey, kid, alg),
+          dpop == null ? null : new DpopKey(dpop));
     }
 
     private void checkAuthentication() {

@@ -105,8 +105,7 @@ public final class Jwk {
   }
 
   /**
-   * The JWK SHA-256 thumbprint of an RSA or P-256 key (RFC 7638 §3): the required members only
-   * ({@code e, kty, n}; {@code crv, kty, x, y}) in lexicographic order, no white space, hashed,
+   * The JWK SHA-256 thumbprint of an RSA or P-256 key (RFC 7638 §3): its {@link #publicJwk} hashed,
    * base64url without padding. Made from the key, not from the text it came in, so that one key has
    * one thumbprint however its JWK spelt it (RFC 7638 §3.3: minimal octets for RSA, full-length
    * coordinates for EC).
@@ -114,30 +113,38 @@ public final class Jwk {
    * @throws IllegalArgumentException for another kind of key
    */
   public static String thumbprint(PublicKey key) {
-    String json;
-    if (key instanceof RSAPublicKey rsa) {
-      json =
-          "{\"e\":\""
-              + unsignedBase64url(rsa.getPublicExponent())
-              + "\",\"kty\":\"RSA\",\"n\":\""
-              + unsignedBase64url(rsa.getModulus())
-              + "\"}";
-    } else if (key instanceof ECPublicKey ec && isP256(ec.getParams())) {
-      json =
-          "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\""
-              + coordinateBase64url(ec.getW().getAffineX())
-              + "\",\"y\":\""
-              + coordinateBase64url(ec.getW().getAffineY())
-              + "\"}";
-    } else {
-      throw new IllegalArgumentException("only RSA and P-256 keys have a thumbprint here");
-    }
     try {
       return BASE64URL.encodeToString(
-          MessageDigest.getInstance("SHA-256").digest(json.getBytes(StandardCharsets.US_ASCII)));
+          MessageDigest.getInstance("SHA-256")
+              .digest(publicJwk(key).getBytes(StandardCharsets.US_ASCII)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("this JVM has no SHA-256", e);
     }
+  }
+
+  /**
+   * The public JWK of an RSA or P-256 key with its required members only ({@code e, kty, n}; {@code
+   * crv, kty, x, y}), in lexicographic order and without white space (RFC 7638 §3.2): what a DPoP
+   * proof's header carries as {@code jwk}, and what its thumbprint hashes.
+   *
+   * @throws IllegalArgumentException for another kind of key
+   */
+  public static String publicJwk(PublicKey key) {
+    if (key instanceof RSAPublicKey rsa) {
+      return "{\"e\":\""
+          + unsignedBase64url(rsa.getPublicExponent())
+          + "\",\"kty\":\"RSA\",\"n\":\""
+          + unsignedBase64url(rsa.getModulus())
+          + "\"}";
+    }
+    if (key instanceof ECPublicKey ec && isP256(ec.getParams())) {
+      return "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\""
+          + coordinateBase64url(ec.getW().getAffineX())
+          + "\",\"y\":\""
+          + coordinateBase64url(ec.getW().getAffineY())
+          + "\"}";
+    }
+    throw new IllegalArgumentException("only RSA and P-256 keys have a thumbprint here");
   }
 
   private static String unsignedBase64url(BigInteger value) {

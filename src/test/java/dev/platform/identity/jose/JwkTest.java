@@ -13,6 +13,7 @@ import java.security.KeyPairGenerator;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.ECGenParameterSpec;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,26 @@ class JwkTest {
           new ECKey.Builder(Curve.P_256, key).build().computeThumbprint().toString(),
           Jwk.thumbprint(key));
     }
+  }
+
+  @Test
+  void whenAKeyIsWrittenAsAPublicJwkThenNimbusReadsTheSameKeyAndJwkReadsItBack() throws Exception {
+    KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
+    ec.initialize(new ECGenParameterSpec("secp256r1"));
+    ECPublicKey point = (ECPublicKey) ec.generateKeyPair().getPublic();
+    String ecJwk = Jwk.publicJwk(point);
+    assertEquals(point, ECKey.parse(ecJwk).toECPublicKey());
+    assertEquals(point, Jwk.p256(JSON.readTree(ecJwk)));
+    KeyPairGenerator rsa = KeyPairGenerator.getInstance("RSA");
+    rsa.initialize(2048);
+    RSAPublicKey modulus = (RSAPublicKey) rsa.generateKeyPair().getPublic();
+    String rsaJwk = Jwk.publicJwk(modulus);
+    assertEquals(modulus, RSAKey.parse(rsaJwk).toRSAPublicKey());
+    assertEquals(modulus, Jwk.rsa(JSON.readTree(rsaJwk)));
+    assertEquals(
+        List.of("crv", "kty", "x", "y"),
+        JSON.readTree(ecJwk).properties().stream().map(Map.Entry::getKey).toList(),
+        "RFC 7638's members, in order");
   }
 
   @Test
