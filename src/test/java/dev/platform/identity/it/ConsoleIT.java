@@ -688,6 +688,42 @@ class ConsoleIT {
   }
 
   @Test
+  void whenAnAccountIsCreatedRequiringDpopThenTheApiAndItsPagesShowIt() {
+    String admin = adminToken();
+    Session session = session(Deployments.ADMIN_ID, Deployments.ADMIN_SECRET);
+    HttpResponse<String> created =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(
+                session,
+                "dpop secret",
+                "org-dpop",
+                "marketing:*",
+                "dpop_bound_access_tokens",
+                "true"));
+    assertEquals(201, created.statusCode(), created.body());
+    assertTrue(created.body().contains("<dd id=\"dpop-tokens\">yes</dd>"), created.body());
+    String id = find(CLIENT_ID, created.body());
+    assertTrue(apiAccount(admin, id).get("dpop_bound_access_tokens").asBoolean());
+    String page = get("/console/accounts/" + id, session.cookie()).body();
+    assertTrue(page.contains("<dd id=\"dpop-tokens\">yes</dd>"), page);
+
+    HttpResponse<String> plain =
+        form(
+            "/console/accounts/new",
+            session,
+            newAccount(session, "plain dpop-less", "org-dpop", "marketing:*"));
+    assertEquals(201, plain.statusCode(), plain.body());
+    assertFalse(
+        apiAccount(admin, find(CLIENT_ID, plain.body()))
+            .get("dpop_bound_access_tokens")
+            .asBoolean());
+    String form = get("/console/accounts/new", session.cookie()).body();
+    assertTrue(form.contains("name=\"dpop_bound_access_tokens\""), form);
+  }
+
+  @Test
   void whenASelfSignedCertificateIsPastedThenTheAccountHoldsItAndABadOneIsRefusedInWords()
       throws Exception {
     String admin = adminToken();
