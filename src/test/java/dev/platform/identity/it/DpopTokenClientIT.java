@@ -32,7 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Issue 40 over HTTP: an account registered with {@code dpop_bound_access_tokens} through the
  * administration API, and {@link TokenClient} with a DPoP key getting tokens bound to it from the
- * real token endpoint.
+ * real token endpoint, whose server nonces are on ({@code identity/dpopNonces}): the client's first
+ * proof carries none, so each client gets its tokens only by retrying with the nonce it was given.
  */
 @ExtendWith(ArquillianExtension.class)
 class DpopTokenClientIT {
@@ -40,7 +41,8 @@ class DpopTokenClientIT {
 
   @Deployment(testable = false)
   static WebArchive deployment() {
-    return Deployments.war("dpop-client-" + UUID.randomUUID(), Map.of());
+    return Deployments.war(
+        "dpop-client-" + UUID.randomUUID(), Map.of("identity/dpopNonces", "true"));
   }
 
   @ArquillianResource URL base;
@@ -143,6 +145,28 @@ class DpopTokenClientIT {
           client.headersFor("GET", URI.create(Deployments.ISSUER + "/admin/v1/scopes"));
       assertTrue(headers.get("DPoP").split("\\.").length == 3, headers.toString());
     }
+    // The nonces are on: a proof without one is refused, so the client got its tokens by retrying.
+    TokenClient client = client(account, generate("EC"));
+    client.token();
+    HttpResponse<String> noNonce =
+        http()
+            .send(
+                http()
+                    .request("/oauth/token")
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .header(
+                        "Authorization",
+                        basic(
+                            account.get("client_id").asText(),
+                            account.get("client_secret").asText()))
+                    .header(
+                        "DPoP",
+                        client.proofFor("POST", URI.create(Deployments.ISSUER + "/oauth/token")))
+                    .POST(HttpRequest.BodyPublishers.ofString("grant_type=client_credentials"))
+                    .build());
+    assertEquals(400, noNonce.statusCode(), noNonce.body());
+    assertEquals("use_dpop_nonce", Http.json(noNonce).get("error").asText());
+    assertTrue(noNonce.headers().firstValue("DPoP-Nonce").isPresent());
   }
 
   @Test
