@@ -216,6 +216,55 @@ class LauncherIT {
   }
 
   /**
+   * Issue 40: docs/api.md's DPoP steps, run as written with openssl, basenc and curl against a
+   * launcher with {@code --dpop-nonces}: an account that requires DPoP is created, its first proof
+   * (without a nonce) is refused with {@code use_dpop_nonce}, and the retry with the nonce from
+   * {@code DPoP-Nonce} gets a DPoP token bound to the openssl key.
+   */
+  @Test
+  void whenTheApiDocsDpopStepsAreRunThenTheNonceRetryGetsADpopToken() throws Exception {
+    try (Launched launched = new Launched(freePort(), "--data", data.toString(), "--dpop-nonces")) {
+      assertTrue(launched.awaitListening(), launched.output());
+      Matcher id = CLIENT_ID.matcher(launched.output());
+      Matcher secret = SECRET.matcher(launched.output());
+      assertTrue(id.find() && secret.find(), launched.output());
+      ReadmeSteps dpop =
+          ReadmeSteps.in(
+              "docs/api.md",
+              "## DPoP: tokens bound to a key the client holds (issue 40)",
+              "## Accounts that require DPoP");
+      ReadmeSteps required = ReadmeSteps.in("docs/api.md", "## Accounts that require DPoP", null);
+      String script =
+          "cd "
+              + data
+              + "\n"
+              + ReadmeSteps.between("## Trying it", "## Console").block("TOKEN=$(curl").text()
+              + "ADMIN=$TOKEN\nCREATED=$("
+              + required.block("curl -s http://127.0.0.1:8080/admin/v1/service-accounts").text()
+              + ")\necho \"created $CREATED\"\n"
+              + "CLIENT_ID=$(printf '%s' \"$CREATED\" | sed 's/.*\"client_id\":\"\\([^\"]*\\)\".*/\\1/')\n"
+              + "CLIENT_SECRET=$(printf '%s' \"$CREATED\" | sed 's/.*\"client_secret\":\"\\([^\"]*\\)\".*/\\1/')\n"
+              + dpop.block("openssl genpkey -algorithm EC").text()
+              + dpop.block("curl -s -D dpop-headers.txt").text()
+              + "echo\necho \"nonce $NONCE\"\n";
+      ProcessBuilder bash =
+          new ProcessBuilder(
+                  "bash", "-c", script.replace("127.0.0.1:8080", "127.0.0.1:" + launched.port))
+              .redirectErrorStream(true);
+      bash.environment().put("ID", id.group(1));
+      bash.environment().put("SECRET", secret.group(1));
+      Process run = bash.start();
+      String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(run.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, run.exitValue(), out);
+      assertTrue(out.contains("\"dpop_bound_access_tokens\":true"), out);
+      assertTrue(out.contains("{\"error\":\"use_dpop_nonce\""), "the first proof: " + out);
+      assertTrue(out.matches("(?s).*\nnonce [A-Za-z0-9_-]{16,}\n.*"), out);
+      assertTrue(out.contains("\"token_type\":\"DPoP\""), "the retry: " + out);
+    }
+  }
+
+  /**
    * Issue 26: with 8 request threads (the fewest the default gives), 32 clients that announce a
    * token request body and stall, and 8 that stall a body nobody reads, take no thread for long:
    * health, the keys and a token still answer, each within a bound that only a blocked service
