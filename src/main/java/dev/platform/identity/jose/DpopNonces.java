@@ -34,6 +34,7 @@ public final class DpopNonces {
   private static final String HMAC = "HmacSHA256";
   private static final int KEY_BYTES = 32;
   private static final int NONCE_BYTES = 16;
+  private static final int NONCE_LENGTH = 22;
   private static final byte[] LABEL = "DPoP nonce v1 ".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] DERIVATION =
       "dev.platform.identity DPoP nonce key v1".getBytes(StandardCharsets.US_ASCII);
@@ -89,22 +90,21 @@ public final class DpopNonces {
     return BASE64URL.encodeToString(nonce(period()));
   }
 
-  /** Whether {@code sent} is the nonce of this period, the one before or the one after. */
+  /**
+   * Whether {@code sent} is, character for character, the nonce of this period, the one before or
+   * the one after: compared as text, so only the canonical base64url spelling is taken.
+   */
   public boolean accepts(String sent) {
-    if (sent == null || sent.length() != 22) {
+    if (sent == null || sent.length() != NONCE_LENGTH) {
       return false;
     }
-    byte[] given;
-    try {
-      given = Base64.getUrlDecoder().decode(sent);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    byte[] given = sent.getBytes(StandardCharsets.UTF_8);
     long now = period();
     boolean taken = false;
     for (long period = now - 1; period <= now + 1; period++) {
       // Every candidate is compared, in constant time, whichever matches.
-      taken |= MessageDigest.isEqual(given, nonce(period));
+      byte[] candidate = BASE64URL.encodeToString(nonce(period)).getBytes(StandardCharsets.UTF_8);
+      taken |= MessageDigest.isEqual(given, candidate);
     }
     return taken;
   }

@@ -120,8 +120,27 @@ public final class DpopProofs {
     return checked(headers, method, target, ath, nonces::accepts);
   }
 
-  /** The checks, {@code nonce} null when no nonce is expected. */
+  /**
+   * The checks, {@code nonce} null when no nonce is expected. Whatever else a library throws on the
+   * sender's bytes is a refusal too, never an error of the service: a proof is the sender's to
+   * make, and no input of theirs may turn into a 500.
+   */
   private DpopProof checked(
+      List<String> headers,
+      String method,
+      URI target,
+      Optional<String> ath,
+      Predicate<String> nonce) {
+    try {
+      return checkedStrictly(headers, method, target, ath, nonce);
+    } catch (DpopProofException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw refused(Reason.MALFORMED, "the DPoP proof cannot be read");
+    }
+  }
+
+  private DpopProof checkedStrictly(
       List<String> headers,
       String method,
       URI target,

@@ -34,7 +34,14 @@ final class HttpTarget {
    * character outside ASCII in it is read as its UTF-8 percent-encoding, as a client sends it.
    */
   static Optional<String> normalised(URI given) {
-    URI uri = URI.create(given.toASCIIString());
+    URI uri;
+    try {
+      uri = URI.create(given.toASCIIString());
+    } catch (RuntimeException e) {
+      // A lone UTF-16 surrogate makes toASCIIString throw (NullPointerException in URI.encode);
+      // anything else URI.create refuses: no URI names such a target.
+      return Optional.empty();
+    }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     int defaultPort = scheme.equals("https") ? 443 : scheme.equals("http") ? 80 : 0;
     if (defaultPort == 0 || uri.isOpaque() || uri.getHost() == null) {

@@ -60,13 +60,13 @@ public final class UsedJtis {
     this.insertSql =
         "insert into " + table.name + " (client_id, jti_digest, expires_at) values (?, ?, ?)";
     this.deleteExpiredOne =
-        "delete from " + table.name + " where client_id = ? and jti_digest = ? and expires_at <= ?";
+        "delete from " + table.name + " where client_id = ? and jti_digest = ? and expires_at < ?";
     this.deleteExpired =
         "delete from "
             + table.name
             + " where (client_id, jti_digest) in (select client_id, jti_digest from "
             + table.name
-            + " where expires_at <= ? fetch first ? rows only)";
+            + " where expires_at < ? fetch first ? rows only)";
   }
 
   /** The DPoP proofs' jti values, in the same database. */

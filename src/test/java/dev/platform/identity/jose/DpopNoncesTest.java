@@ -1,5 +1,6 @@
 package dev.platform.identity.jose;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -55,6 +56,16 @@ class DpopNoncesTest {
     assertFalse(nonces.accepts(""));
     assertFalse(nonces.accepts("not base64url at all!!"));
     assertFalse(nonces.accepts(nonces.current() + "A"));
+    // The same 16 bytes spelt with one of the last character's four spare bits set (its canonical
+    // spelling is A, Q, g or w; the next letter decodes, leniently, to the same bytes).
+    String given = nonces.current();
+    char last = given.charAt(21);
+    assertTrue("AQgw".indexOf(last) >= 0, given);
+    String respelt = given.substring(0, 21) + (char) (last + 1);
+    assertArrayEquals(
+        java.util.Base64.getUrlDecoder().decode(given),
+        java.util.Base64.getUrlDecoder().decode(respelt));
+    assertFalse(nonces.accepts(respelt), "a nonce in another spelling of the same bytes");
   }
 
   @Test

@@ -341,6 +341,35 @@ class DpopProofsTest {
     assertReason(Reason.MALFORMED, () -> check("a".repeat(9000), "POST", TOKEN));
   }
 
+  @Test
+  void whenTheHtuHoldsALoneSurrogateThenTheProofIsRefusedNotAnError() {
+    // Found by the attacker's review: the JSON escape of half a UTF-16 pair, in the path, the
+    // query or the user info, made URI.toASCIIString throw a NullPointerException (a 500).
+    for (String htu :
+        List.of(
+            TOKEN + "\\ud800",
+            TOKEN + "?q=\\udfff",
+            "https://a\\ud800@id.example.com/oauth/token")) {
+      String claims =
+          "{\"jti\":\"j\",\"htm\":\"POST\",\"htu\":\""
+              + htu
+              + "\",\"iat\":"
+              + NOW.getEpochSecond()
+              + "}";
+      String input =
+          encode(header()) + "." + B64.encodeToString(claims.getBytes(StandardCharsets.UTF_8));
+      String proof;
+      try {
+        var signer = JwsAlgorithm.ES256.signer(EC.getPrivate());
+        signer.update(input.getBytes(StandardCharsets.US_ASCII));
+        proof = input + "." + B64.encodeToString(signer.sign());
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException(e);
+      }
+      assertReason(Reason.URI, () -> check(proof, "POST", TOKEN));
+    }
+  }
+
   private DpopProof check(String proof, String method, URI target) {
     return proofs.check(List.of(proof), method, target, none(), none());
   }

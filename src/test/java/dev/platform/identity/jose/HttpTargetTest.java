@@ -13,6 +13,13 @@ class HttpTargetTest {
   private static final String TOKEN = "https://id.example.com/oauth/token";
 
   @Test
+  void whenTheTextHoldsALoneSurrogateThenItNamesNoTarget() {
+    assertEquals(Optional.empty(), HttpTarget.normalised(TOKEN + "\ud800"));
+    assertEquals(Optional.empty(), HttpTarget.normalised(TOKEN + "?q=\udfff"));
+    assertEquals(Optional.empty(), HttpTarget.normalised("https://a\ud800@id.example.com/x"));
+  }
+
+  @Test
   void whenSchemeOrHostDifferOnlyInCaseThenSame() {
     assertSame(TOKEN, "HTTPS://ID.Example.COM/oauth/token");
   }

@@ -154,6 +154,19 @@ class DpopTokenTest {
   }
 
   @Test
+  void whenAProofIsSentAgainAtTheLastInstantItIsTakenThenItIsStillRefused() throws Exception {
+    // The attacker's review: the row of a proof used at iat expires at iat + 60 s, the last
+    // instant the checker takes the proof; at that instant the row must still stand.
+    UUID id = account(false);
+    String proof = proof(EC);
+    assertEquals(200, answer(id, proof).status());
+    path.clock.advance(Duration.ofSeconds(60));
+    assertRefused(answer(id, proof), "invalid_dpop_proof", "used before");
+    path.clock.advance(Duration.ofSeconds(1));
+    assertRefused(answer(id, proof), "invalid_dpop_proof", "iat");
+  }
+
+  @Test
   void whenAProofIsUsedBeforeByAnotherClientThenItsOwnIsStillTaken() throws Exception {
     // The jti is taken per client: one client cannot spend another's.
     String proof = proof(EC);
