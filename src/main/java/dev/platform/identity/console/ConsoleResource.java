@@ -263,6 +263,13 @@ public final class ConsoleResource {
           + answer.headers().getOrDefault("Retry-After", "60")
           + " seconds.";
     }
+    String error = field(answer, "error");
+    if (error.equals("invalid_dpop_proof") || error.equals("use_dpop_nonce")) {
+      // The console signs in without a DPoP key of its own, so a DPoP-bound account cannot.
+      return "This account's tokens are DPoP-bound (dpop_bound_access_tokens), and the console"
+          + " cannot sign in with such an account yet: use an administration account without"
+          + " that setting.";
+    }
     String description = field(answer, "error_description");
     return description.isEmpty() ? "The sign-in failed; try again." : description;
   }
