@@ -623,6 +623,11 @@ public final class BearerVerifier {
     return verified.estimatedSize();
   }
 
+  /** How many DPoP proofs' {@code jti}s the replay cache holds now; for tests. */
+  int dpopProofsHeld() {
+    return dpopReplays.size();
+  }
+
   /** The name of the JCA provider that checks signatures, for logs and the benchmark. */
   public String signatureProvider() {
     return signatures.providerName();
