@@ -40,12 +40,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A passed request carries the {@code VerifiedToken} in the property {@link #VERIFIED_TOKEN},
  * and its {@code SecurityContext} has a {@link ClientPrincipal} named for the client id, {@code
- * isUserInRole(scope)} answering {@code VerifiedToken.hasScope(scope)}, the scheme {@code
- * "Bearer"}, and {@code isSecure()} as before. Any other request is aborted with the same answer as
- * the servlet filter's: 401 or 403 with the {@code WWW-Authenticate} challenge and SPEC 7.2's
- * {@code {success: false, message}}, or 503 when the token could not be checked ({@link
- * BearerCheck#of}). Revoked tokens are refused when the verifier was given the issuer's revocation
- * feed ({@code BearerVerifier.Builder.revocations}); the filter has no configuration of its own.
+ * isUserInRole(scope)} answering {@code VerifiedToken.hasScope(scope)}, the scheme {@code "Bearer"}
+ * ({@code "DPoP"} for a DPoP-bound token), and {@code isSecure()} as before. Any other request is
+ * aborted with the same answer as the servlet filter's: 401 or 403 with the {@code
+ * WWW-Authenticate} challenge and SPEC 7.2's {@code {success: false, message}}, or 503 when the
+ * token could not be checked ({@link BearerCheck#of}). Revoked tokens are refused when the verifier
+ * was given the issuer's revocation feed ({@code BearerVerifier.Builder.revocations}); the filter
+ * has no configuration of its own.
  *
  * <p>The token's binding to the client certificate is checked too (RFC 8705 §3): the certificate is
  * the first of the request property {@link BearerCheck#CERTIFICATE_ATTRIBUTE}, which Jersey on a
@@ -212,7 +213,7 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
 
     @Override
     public String getAuthenticationScheme() {
-      return "Bearer";
+      return principal.token().keyThumbprint().isPresent() ? "DPoP" : "Bearer";
     }
   }
 }

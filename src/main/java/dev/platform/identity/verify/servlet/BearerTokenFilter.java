@@ -33,8 +33,9 @@ import java.util.Objects;
  * A servlet filter that passes on only requests whose bearer token {@link BearerVerifier} accepts
  * with the required scopes (SPEC 5.4). A passed request carries the {@code VerifiedToken} in the
  * attribute {@link #VERIFIED_TOKEN}, and its {@code getUserPrincipal()} is a {@link
- * ClientPrincipal} named for the client id, {@code getAuthType()} is {@code "Bearer"} and {@code
- * isUserInRole(scope)} answers {@code VerifiedToken.hasScope(scope)}.
+ * ClientPrincipal} named for the client id, {@code getAuthType()} is {@code "Bearer"} ({@code
+ * "DPoP"} for a DPoP-bound token) and {@code isUserInRole(scope)} answers {@code
+ * VerifiedToken.hasScope(scope)}.
  *
  * <p>Any other request is answered here and goes no further: 401 or 403 with the {@code
  * WWW-Authenticate} challenge and SPEC 7.2's {@code {success: false, message}}, or 503 when the
@@ -323,7 +324,7 @@ public final class BearerTokenFilter implements Filter {
 
     @Override
     public String getAuthType() {
-      return "Bearer";
+      return principal.token().keyThumbprint().isPresent() ? "DPoP" : "Bearer";
     }
 
     /** A role is a scope the token covers; {@code "**"} is any authenticated caller (Servlet 6). */
