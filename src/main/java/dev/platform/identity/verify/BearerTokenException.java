@@ -67,9 +67,13 @@ public abstract sealed class BearerTokenException extends RuntimeException
     return joined("Bearer", bearerParameters) + ", " + joined("DPoP", List.of(algs));
   }
 
-  /** An auth-param's quoted-string value (RFC 9110 §5.6.4): quotes and backslashes escaped. */
+  /**
+   * An auth-param's quoted-string value (RFC 9110 §5.6.4): quotes and backslashes escaped, and
+   * anything but printable ASCII shown as {@code ?}, so no description can break the header.
+   */
   static String quoted(String value) {
-    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    String printable = value.replaceAll("[^\\x20-\\x7e]", "?");
+    return "\"" + printable.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   private static String joined(String scheme, List<String> parameters) {

@@ -400,7 +400,10 @@ public final class BearerVerifier {
     return checked;
   }
 
-  /** {@link #authenticate} but for DPoP. */
+  /**
+   * All of {@link #authenticate} but the DPoP proof: SPEC 5.4 steps 1 to 3, cached or cold, the
+   * certificate binding and the revocation feed.
+   */
   private Verified checked(String token, X509Certificate certificate, boolean binding) {
     if (verified == null) {
       return notRevoked(bound(verifyCold(token), certificate, binding), clock.millis());
