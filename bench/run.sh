@@ -101,7 +101,7 @@ java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
 say "the token path with metrics on and off, in process (issue 20)"
 java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   dev.platform.identity.token.MetricsOverheadBenchmark > "$out/metrics-overhead.txt" 2>&1
-say "private_key_jwt beside secrets, tokens per CPU-second, in process (issue 22)"
+say "private_key_jwt and DPoP beside secrets, tokens per CPU-second, in process (issues 22, 40)"
 java -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
   dev.platform.identity.token.AssertionCostBenchmark 3000 $($postgres && echo --postgres) \
   > "$out/assertion-cost.txt" 2>&1

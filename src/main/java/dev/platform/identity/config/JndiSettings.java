@@ -109,6 +109,8 @@ public final class JndiSettings {
   /** Whether a client's jwks_uri may name a private address. */
   public static final String ALLOW_PRIVATE_JWKS_URIS = Setting.ALLOW_PRIVATE_JWKS_URIS.entry();
 
+  public static final String DPOP_NONCES = Setting.DPOP_NONCES.entry();
+
   /** The ports besides 443 a client's jwks_uri may name. */
   public static final String JWKS_URI_PORTS = Setting.JWKS_URI_PORTS.entry();
 
@@ -216,7 +218,8 @@ public final class JndiSettings {
     Duration auditRetention = auditRetention();
     Duration consoleIdleTimeout = consoleIdleTimeout();
     Duration revocationRefresh = duration(REVOCATION_REFRESH);
-    boolean allowPrivateJwksUris = allowPrivateJwksUris();
+    boolean allowPrivateJwksUris = bool(ALLOW_PRIVATE_JWKS_URIS);
+    boolean dpopNonces = bool(DPOP_NONCES);
     int requestThreadsPerAddress = requestThreadsPerAddress();
     Settings.JwksUris jwksUris = jwksUris();
     Settings.AssertionAudience assertionAudience = assertionAudience();
@@ -241,7 +244,7 @@ public final class JndiSettings {
             trustedProxies,
             databaseLimits),
         new Settings.ClientKeys(
-            allowPrivateJwksUris, jwksUris, assertionAudience, tlsClientAuthorities),
+            allowPrivateJwksUris, jwksUris, assertionAudience, tlsClientAuthorities, dpopNonces),
         new Settings.Operations(
             metricsAccess, auditRetention, consoleIdleTimeout, revocationRefresh));
   }
@@ -459,15 +462,14 @@ public final class JndiSettings {
     return List.copyOf(authorities);
   }
 
-  /** Only 'true' or 'false'. */
-  private boolean allowPrivateJwksUris() {
-    String text = required(ALLOW_PRIVATE_JWKS_URIS);
+  /** Only 'true' or 'false', in any case. */
+  private boolean bool(String entry) {
+    String text = required(entry);
     return switch (text.toLowerCase(Locale.ROOT)) {
       case "true" -> true;
       case "false" -> false;
       default ->
-          throw new InvalidSettingException(
-              ALLOW_PRIVATE_JWKS_URIS, "must be 'true' or 'false', not '" + text + "'");
+          throw new InvalidSettingException(entry, "must be 'true' or 'false', not '" + text + "'");
     };
   }
 

@@ -213,6 +213,11 @@ public enum Setting {
       "absolute file path",
       none(),
       "CA certificates (PEM) a tls_client_auth client's certificate must chain to"),
+  DPOP_NONCES(
+      "identity/dpopNonces",
+      "boolean",
+      unset("false"),
+      "whether a DPoP proof must carry a server nonce (DPoP-Nonce)"),
   ASSERTION_AUDIENCE(
       "identity/assertionAudience",
       "issuer or issuer-or-token-endpoint",

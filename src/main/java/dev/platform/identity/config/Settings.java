@@ -139,12 +139,15 @@ public record Settings(
    * @param assertionAudience which single {@code aud} a client assertion may carry
    * @param tlsClientAuthorities the CAs a {@code tls_client_auth} client's certificate must chain
    *     to ({@code identity/tlsClientCaFile}); empty: no such client can be registered
+   * @param dpopNonces whether a DPoP proof at the token endpoint must carry a server nonce (RFC
+   *     9449 §8, {@code identity/dpopNonces})
    */
   public record ClientKeys(
       boolean allowPrivateJwksUris,
       JwksUris jwksUris,
       AssertionAudience assertionAudience,
-      List<X509Certificate> tlsClientAuthorities) {}
+      List<X509Certificate> tlsClientAuthorities,
+      boolean dpopNonces) {}
 
   /**
    * What operators watch and use.

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
 import javax.crypto.Mac;
+import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -34,6 +35,8 @@ public final class DpopNonces {
   private static final int KEY_BYTES = 32;
   private static final int NONCE_BYTES = 16;
   private static final byte[] LABEL = "DPoP nonce v1 ".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] DERIVATION =
+      "dev.platform.identity DPoP nonce key v1".getBytes(StandardCharsets.US_ASCII);
   private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
 
   private final SecretKeySpec key;
@@ -54,6 +57,24 @@ public final class DpopNonces {
     this.key = new SecretKeySpec(key.clone(), HMAC);
     this.clock = Objects.requireNonNull(clock);
     this.periodMillis = period.toMillis();
+  }
+
+  /**
+   * Nonces of a key derived from {@code secret}, a key of at least 256 random bits that every node
+   * holds, by HKDF-Expand (RFC 5869 §2.3) with this use's own label, so the nonce key is not the
+   * secret itself and says nothing of it.
+   */
+  public static DpopNonces derivedFrom(SecretKey secret, Clock clock, Duration period) {
+    try {
+      Mac hmac = Mac.getInstance(HMAC);
+      hmac.init(new SecretKeySpec(secret.getEncoded(), HMAC));
+      hmac.update(DERIVATION);
+      return new DpopNonces(hmac.doFinal(new byte[] {1}), clock, period);
+    } catch (InvalidKeyException e) {
+      throw new IllegalArgumentException("the secret cannot key an HMAC", e);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA-256 is unavailable", e);
+    }
   }
 
   /** Nonces of a random key: for one node alone, such as one API's verifier. */

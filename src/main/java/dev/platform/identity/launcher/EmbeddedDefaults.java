@@ -37,6 +37,9 @@ final class EmbeddedDefaults implements LifecycleListener {
     options
         .clientCas()
         .ifPresent(file -> environment(naming, "identity/tlsClientCaFile", file.toString()));
+    if (options.dpopNonces()) {
+      environment(naming, "identity/dpopNonces", "true");
+    }
     // One address may hold all the request threads but two.
     environment(
         naming,

@@ -21,12 +21,13 @@ record Options(
     int threads,
     Optional<ServerKeyStore> tls,
     Optional<Pattern> trustedProxies,
-    Optional<Path> clientCas) {
+    Optional<Path> clientCas,
+    boolean dpopNonces) {
   static final String USAGE =
       "usage: java -jar identity-launcher.jar [--bind 127.0.0.1] [--port 8080] [--data ./data]"
           + " [--context context.xml] [--war identity.war] [--threads N]"
           + " [--tls-keystore server.p12 --tls-keystore-password-file FILE]"
-          + " [--trusted-proxy REGEX] [--tls-client-ca FILE]";
+          + " [--trusted-proxy REGEX] [--tls-client-ca FILE] [--dpop-nonces]";
 
   /** What {@code --help} prints: the usage line and one line per option. */
   static final String HELP =
@@ -54,6 +55,8 @@ record Options(
           + "  --tls-client-ca FILE\n"
           + "                   the CA certificates (PEM) that tls_client_auth clients'\n"
           + "                   certificates must chain to: identity/tlsClientCaFile\n"
+          + "  --dpop-nonces    DPoP proofs must carry a server nonce (DPoP-Nonce, RFC 9449):\n"
+          + "                   identity/dpopNonces=true\n"
           + "  --help, -h       this text\n";
 
   /**
@@ -100,6 +103,7 @@ record Options(
     Path passwordFile = null;
     Optional<Pattern> trustedProxies = Optional.empty();
     Optional<Path> clientCas = Optional.empty();
+    boolean dpopNonces = false;
     Deque<String> rest = new ArrayDeque<>(Arrays.asList(args));
     while (!rest.isEmpty()) {
       String option = rest.pop();
@@ -114,6 +118,7 @@ record Options(
         case "--tls-keystore-password-file" -> passwordFile = Path.of(value(option, rest));
         case "--trusted-proxy" -> trustedProxies = Optional.of(regex(option, value(option, rest)));
         case "--tls-client-ca" -> clientCas = Optional.of(Path.of(value(option, rest)));
+        case "--dpop-nonces" -> dpopNonces = true;
         default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
       }
     }
@@ -126,7 +131,8 @@ record Options(
         threads,
         tls(keyStore, passwordFile),
         trustedProxies,
-        clientCas.map(Path::toAbsolutePath));
+        clientCas.map(Path::toAbsolutePath),
+        dpopNonces);
   }
 
   private static Optional<ServerKeyStore> tls(Path keyStore, Path passwordFile) {

@@ -5,7 +5,6 @@ import dev.platform.identity.http.BufferedRequest;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.token.FailureBudget;
 import dev.platform.identity.token.OAuthError;
-import dev.platform.identity.token.PresentedCertificate;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.token.TokenBody;
 import dev.platform.identity.token.TokenMeters;
@@ -190,13 +189,7 @@ public final class RateLimitFilter implements Filter {
   private static Reading read(HttpServletRequest http) {
     try {
       TokenBody body = TokenBody.read(http);
-      TokenRequest parsed =
-          TokenRequest.from(
-              body.text(),
-              http.getContentType(),
-              http.getHeader("Authorization"),
-              http.getQueryString(),
-              PresentedCertificate.from(http));
+      TokenRequest parsed = TokenRequest.read(http, body.text());
       return new Reading(new BufferedRequest(http, body.bytes()), parsed, clientKey(parsed), null);
     } catch (OAuthError refusal) {
       return new Reading(null, null, null, refusal);

@@ -35,8 +35,9 @@ import java.util.Optional;
  * @param version the token format ({@link #VERSION})
  * @param channelPermissions the channel patterns per action
  * @param csPermissions SPEC 2.5's transitional alias: an identical value
- * @param cnf the certificate the token is bound to (RFC 8705 §3.1), only in a token issued to a
- *     client that authenticated with one; absent otherwise
+ * @param cnf what the token is bound to: the certificate (RFC 8705 §3.1) of a client that
+ *     authenticated with one or asked for binding, the DPoP key (RFC 9449 §6.1) of a request that
+ *     carried a proof, or both; absent otherwise
  */
 record AccessTokenClaims(
     String iss,
@@ -67,12 +68,32 @@ record AccessTokenClaims(
   /** SPEC 2.5 {@code version}: the token format, raised when the claims change. */
   static final int VERSION = 1;
 
-  /** RFC 8705 §3.1: the SHA-256 thumbprint of the client's certificate. */
-  record Confirmation(@JsonProperty("x5t#S256") String x5tS256) {}
+  /**
+   * The token's binding: RFC 8705 §3.1's SHA-256 thumbprint of the client's certificate, RFC 9449
+   * §6.1's JWK SHA-256 thumbprint of its DPoP key; each present or absent.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Confirmation(@JsonProperty("x5t#S256") String x5tS256, String jkt) {
+    /** Null when the token is bound to nothing. */
+    static Confirmation of(Binding binding) {
+      return binding.certificate().isEmpty() && binding.dpopKey().isEmpty()
+          ? null
+          : new Confirmation(binding.certificate().orElse(null), binding.dpopKey().orElse(null));
+    }
+  }
 
   /**
-   * As {@link #of(URI, ServiceAccount, GrantedScopes, String, Instant, Instant, Optional)},
-   * unbound.
+   * What a token is bound to.
+   *
+   * @param certificate the {@code x5t#S256} of a client certificate, if any
+   * @param dpopKey the {@code jkt} of a DPoP proof's key, if any
+   */
+  record Binding(Optional<String> certificate, Optional<String> dpopKey) {
+    static final Binding NONE = new Binding(Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * As {@link #of(URI, ServiceAccount, GrantedScopes, String, Instant, Instant, Binding)}, unbound.
    */
   static AccessTokenClaims of(
       URI issuer,
@@ -81,15 +102,15 @@ record AccessTokenClaims(
       String jti,
       Instant issuedAt,
       Instant expiresAt) {
-    return of(issuer, account, granted, jti, issuedAt, expiresAt, Optional.empty());
+    return of(issuer, account, granted, jti, issuedAt, expiresAt, Binding.NONE);
   }
 
   /**
    * The claims of a token for {@code account} carrying {@code granted}, valid from {@code issuedAt}
    * ({@code iat} and {@code nbf}) until {@code expiresAt}. The SPEC 2.5 aliases are filled here and
    * nowhere else: {@code sub} and {@code client_id}, {@code scopes} and {@code permissions}, {@code
-   * channel_permissions} and {@code cs_permissions}. With {@code certificateThumbprint} the token
-   * is bound to that certificate ({@code cnf}).
+   * channel_permissions} and {@code cs_permissions}. The token is bound ({@code cnf}) as {@code
+   * binding} says.
    */
   static AccessTokenClaims of(
       URI issuer,
@@ -98,7 +119,7 @@ record AccessTokenClaims(
       String jti,
       Instant issuedAt,
       Instant expiresAt,
-      Optional<String> certificateThumbprint) {
+      Binding binding) {
     String clientId = account.clientId().toString();
     List<String> scopes = granted.scopes();
     ChannelGrant channels = granted.channels();
@@ -121,6 +142,6 @@ record AccessTokenClaims(
         VERSION,
         channels,
         channels,
-        certificateThumbprint.map(Confirmation::new).orElse(null));
+        Confirmation.of(binding));
   }
 }

@@ -23,6 +23,12 @@ public final class OAuthError extends RuntimeException {
   /** A grant type other than {@code client_credentials}. */
   static final String UNSUPPORTED_GRANT_TYPE = "unsupported_grant_type";
 
+  /** RFC 9449 §5: the DPoP proof is missing where required, malformed, or fails a check. */
+  static final String INVALID_DPOP_PROOF = "invalid_dpop_proof";
+
+  /** RFC 9449 §8: the DPoP proof must carry the nonce of the {@code DPoP-Nonce} header. */
+  static final String USE_DPOP_NONCE = "use_dpop_nonce";
+
   /** SPEC 7.1: more token requests than the limit allows. */
   static final String RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";
 
@@ -89,6 +95,16 @@ public final class OAuthError extends RuntimeException {
   /** 400 {@code unsupported_grant_type}. */
   static OAuthError unsupportedGrantType(String description) {
     return new OAuthError(400, UNSUPPORTED_GRANT_TYPE, description);
+  }
+
+  /** 400 {@code invalid_dpop_proof} (RFC 9449 §5). */
+  static OAuthError invalidDpopProof(String description) {
+    return new OAuthError(400, INVALID_DPOP_PROOF, description);
+  }
+
+  /** 400 {@code use_dpop_nonce} (RFC 9449 §8): the answer carries the nonce to use. */
+  static OAuthError useDpopNonce(String description) {
+    return new OAuthError(400, USE_DPOP_NONCE, description);
   }
 
   /**

@@ -108,6 +108,13 @@ public record TokenAnswer(int status, Map<String, String> headers, byte[] body) 
     return new TokenAnswer(200, noStore(), new byte[0]);
   }
 
+  /** This answer with one more header, or {@code name}'s value replaced. */
+  TokenAnswer withHeader(String name, String value) {
+    Map<String, String> more = new LinkedHashMap<>(headers);
+    more.put(name, value);
+    return new TokenAnswer(status, more, body);
+  }
+
   /** Writes the whole answer; the response must not be committed yet. */
   public void writeTo(HttpServletResponse response) throws IOException {
     response.setStatus(status);

@@ -3,6 +3,8 @@ package dev.platform.identity.token;
 import dev.platform.identity.account.SecretDigest;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.audit.AuditLog;
+import dev.platform.identity.jose.DpopNonces;
+import dev.platform.identity.jose.DpopProofs;
 import dev.platform.identity.key.KeyRing;
 import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.scope.ScopeCatalog;
@@ -13,6 +15,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,6 +37,8 @@ public final class TokenEndpoint {
    *     taken too ({@code identity/assertionAudience})
    * @param clientAuthorities the CAs a {@code tls_client_auth} client's certificate must chain to
    *     ({@code identity/tlsClientCaFile}); empty, none
+   * @param dpopNonces the server nonces a DPoP proof must carry ({@code identity/dpopNonces}), or
+   *     empty when proofs need none
    */
   public record Policy(
       URI issuer,
@@ -41,9 +46,46 @@ public final class TokenEndpoint {
       Duration adminLifetime,
       Optional<Duration> secretMaxAge,
       boolean tokenEndpointAudience,
-      List<X509Certificate> clientAuthorities) {
+      List<X509Certificate> clientAuthorities,
+      Optional<DpopNonces> dpopNonces) {
     public Policy {
       clientAuthorities = List.copyOf(clientAuthorities);
+      Objects.requireNonNull(dpopNonces);
+    }
+
+    /** Without DPoP nonces. */
+    public Policy(
+        URI issuer,
+        Duration lifetime,
+        Duration adminLifetime,
+        Optional<Duration> secretMaxAge,
+        boolean tokenEndpointAudience,
+        List<X509Certificate> clientAuthorities) {
+      this(
+          issuer,
+          lifetime,
+          adminLifetime,
+          secretMaxAge,
+          tokenEndpointAudience,
+          clientAuthorities,
+          Optional.empty());
+    }
+
+    /** This policy, DPoP proofs carrying a nonce of {@code nonces}. */
+    public Policy withDpopNonces(DpopNonces nonces) {
+      return new Policy(
+          issuer,
+          lifetime,
+          adminLifetime,
+          secretMaxAge,
+          tokenEndpointAudience,
+          clientAuthorities,
+          Optional.of(nonces));
+    }
+
+    /** The token endpoint's URL, as discovery publishes it: a DPoP proof's {@code htu}. */
+    URI tokenEndpoint() {
+      return URI.create(issuer + "/oauth/token");
     }
 
     /** Without CAs: no {@code tls_client_auth} client authenticates. */
@@ -62,7 +104,8 @@ public final class TokenEndpoint {
    *
    * @param digest what makes and compares the secrets' digests
    * @param keys the ring whose current key signs
-   * @param used where each client assertion's jti is taken once
+   * @param used where each client assertion's jti is taken once; each DPoP proof's is taken once in
+   *     its sibling over the same database ({@link UsedJtis#dpopProofs()})
    * @param published the key sets clients publish at their jwks_uri
    * @param meters where requests are counted and signatures timed
    */
@@ -80,8 +123,20 @@ public final class TokenEndpoint {
     TokenIssuer issuer =
         new TokenIssuer(
             policy.issuer(), policy.lifetime(), policy.adminLifetime(), keys, clock, meters);
+    DpopBinding dpop =
+        new DpopBinding(
+            DpopProofs.builder().clock(clock).build(),
+            policy.tokenEndpoint(),
+            used.dpopProofs(),
+            policy.dpopNonces(),
+            clock);
     return new TokenServlet(
-        clients(policy, accounts, digest, used, published, clock), scopes, issuer, audit, meters);
+        clients(policy, accounts, digest, used, published, clock),
+        scopes,
+        issuer,
+        dpop,
+        audit,
+        meters);
   }
 
   /** {@code POST /oauth/revoke} and {@code POST /oauth/introspect}, as a node wires them. */

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.Optional;
 import java.util.UUID;
 
 /** Builds the claims of SPEC 2.5 and signs them with the key ring's current key (RS256). */
@@ -55,15 +54,15 @@ final class TokenIssuer {
 
   /** A signed access token for {@code account} carrying the granted {@code scopes}. */
   IssuedToken issue(ServiceAccount account, GrantedScopes granted) {
-    return issue(account, granted, Optional.empty());
+    return issue(account, granted, AccessTokenClaims.Binding.NONE);
   }
 
   /**
-   * As {@link #issue(ServiceAccount, GrantedScopes)}, bound to the client certificate whose {@code
-   * x5t#S256} is {@code certificateThumbprint}, when there is one (RFC 8705 §3).
+   * As {@link #issue(ServiceAccount, GrantedScopes)}, bound as {@code binding} says: to a client
+   * certificate (RFC 8705 §3), a DPoP key (RFC 9449 §6), both or neither.
    */
   IssuedToken issue(
-      ServiceAccount account, GrantedScopes granted, Optional<String> certificateThumbprint) {
+      ServiceAccount account, GrantedScopes granted, AccessTokenClaims.Binding binding) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
     boolean administers =
         granted.scopes().stream().anyMatch(scope -> scope.startsWith("identity:"));
@@ -71,15 +70,9 @@ final class TokenIssuer {
     CurrentKey key = keys.current();
     AccessTokenClaims claims =
         AccessTokenClaims.of(
-            issuer,
-            account,
-            granted,
-            UUID.randomUUID().toString(),
-            now,
-            expiry,
-            certificateThumbprint);
+            issuer, account, granted, UUID.randomUUID().toString(), now, expiry, binding);
     String jwt = sign(new JwsHeader(RS256, "JWT", key.kid()), claims, key);
-    return new IssuedToken(jwt, now, expiry, granted);
+    return new IssuedToken(jwt, now, expiry, granted, binding.dpopKey().isPresent());
   }
 
   /**
@@ -123,6 +116,14 @@ final class TokenIssuer {
   /** The JOSE header (RFC 7515 §4.1) of every token: SPEC 2.5's alg, typ and kid. */
   record JwsHeader(String alg, String typ, String kid) {}
 
-  /** A signed token, when it was issued and expires, and what it grants. */
-  record IssuedToken(String value, Instant issuedAt, Instant expiresAt, GrantedScopes granted) {}
+  /**
+   * A signed token, when it was issued and expires, what it grants, and whether it is bound to a
+   * DPoP key (its {@code token_type} is then {@code DPoP}).
+   */
+  record IssuedToken(
+      String value,
+      Instant issuedAt,
+      Instant expiresAt,
+      GrantedScopes granted,
+      boolean dpopBound) {}
 }

@@ -1,6 +1,8 @@
 package dev.platform.identity.token;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +29,8 @@ import java.util.UUID;
  *     proof when {@code authentication} is {@code tls_client_auth} or {@code
  *     self_signed_tls_client_auth} (RFC 8705 §2.1, §2.2); with a secret or an assertion, proof of
  *     nothing, only what the token of an account that asks for binding is bound to (§3.4)
+ * @param dpop every value of the request's {@code DPoP} header (RFC 9449 §4.1), each a proof the
+ *     token endpoint checks; empty when it sent none
  */
 public record TokenRequest(
     String grantType,
@@ -35,7 +39,8 @@ public record TokenRequest(
     Optional<String> scope,
     ClientAuthentication authentication,
     Optional<ReceivedAssertion> assertion,
-    Optional<PresentedCertificate> certificate) {
+    Optional<PresentedCertificate> certificate,
+    List<String> dpop) {
   /**
    * The request attribute under which the rate limit leaves the request it parsed, so that the
    * endpoint does not parse the same body again.
@@ -51,6 +56,9 @@ public record TokenRequest(
   static final String SCOPE = "scope";
   static final String CLIENT_ASSERTION_TYPE = "client_assertion_type";
   static final String CLIENT_ASSERTION = "client_assertion";
+
+  /** RFC 9449 §4.1: the request header that carries a DPoP proof. */
+  public static final String DPOP_HEADER = "DPoP";
 
   private static final String FORM = "application/x-www-form-urlencoded";
 
@@ -74,6 +82,27 @@ public record TokenRequest(
     Objects.requireNonNull(authentication);
     Objects.requireNonNull(assertion);
     Objects.requireNonNull(certificate);
+    dpop = List.copyOf(dpop);
+  }
+
+  /** A request without a DPoP proof. */
+  public TokenRequest(
+      String grantType,
+      String clientId,
+      String clientSecret,
+      Optional<String> scope,
+      ClientAuthentication authentication,
+      Optional<ReceivedAssertion> assertion,
+      Optional<PresentedCertificate> certificate) {
+    this(
+        grantType,
+        clientId,
+        clientSecret,
+        scope,
+        authentication,
+        assertion,
+        certificate,
+        List.of());
   }
 
   /** A request with a secret or an assertion. */
@@ -131,6 +160,34 @@ public record TokenRequest(
   }
 
   /**
+   * The token request {@code http} makes with {@code body}: its content type, {@code Authorization}
+   * header, query string, TLS client certificate and {@code DPoP} headers.
+   *
+   * @param body its body, read by the caller ({@link TokenBody})
+   * @throws OAuthError as {@link #from} does
+   */
+  public static TokenRequest read(HttpServletRequest http, String body) {
+    return from(
+            body,
+            http.getContentType(),
+            http.getHeader("Authorization"),
+            http.getQueryString(),
+            PresentedCertificate.from(http))
+        .withDpop(Collections.list(http.getHeaders(DPOP_HEADER)));
+  }
+
+  /** This request with {@code proofs} as its {@code DPoP} headers' values. */
+  TokenRequest withDpop(List<String> proofs) {
+    return new TokenRequest(
+        grantType, clientId, clientSecret, scope, authentication, assertion, certificate, proofs);
+  }
+
+  /** Whether it sent a {@code DPoP} header, well-formed or not. */
+  public boolean sentDpop() {
+    return !dpop.isEmpty();
+  }
+
+  /**
    * The client authentication of an endpoint that authenticates clients as the token endpoint does
    * (RFC 7009 §2.1, RFC 7662 §2.1): the same checks in the same order, without {@code grant_type},
    * and {@code extra} parameters refused when repeated too (RFC 6749 §3.1). The request it returns
@@ -163,16 +220,14 @@ public record TokenRequest(
     Parsed parsed =
         parseCredentials(body, contentType, authorization, queryString, extra, grant, certificate);
     TokenRequest request = parsed.request();
-    return new Parsed(
-        new TokenRequest(
-            request.grantType(),
-            request.clientId(),
-            request.clientSecret(),
-            request.scope(),
-            request.authentication(),
-            request.assertion(),
-            certificate),
-        parsed.parameters());
+    return request.certificate().equals(certificate)
+        ? parsed
+        : new Parsed(request.withCertificate(certificate), parsed.parameters());
+  }
+
+  private TokenRequest withCertificate(Optional<PresentedCertificate> presented) {
+    return new TokenRequest(
+        grantType, clientId, clientSecret, scope, authentication, assertion, presented, dpop);
   }
 
   /** Whether the client proves itself by its certificate (RFC 8705 §2). */
@@ -426,6 +481,7 @@ public record TokenRequest(
         + authentication
         + (assertion.isPresent() ? ", assertion=(hidden)" : "")
         + (certificate.isPresent() ? ", certificate=(presented)" : "")
+        + (dpop.isEmpty() ? "" : ", dpop=(" + dpop.size() + " sent)")
         + "]";
   }
 }

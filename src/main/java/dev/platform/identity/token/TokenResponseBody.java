@@ -7,7 +7,8 @@ import java.time.Duration;
  * whole HTTP answer is a {@link TokenAnswer}. Field names become snake_case on the wire.
  *
  * @param accessToken the JWT
- * @param tokenType always {@code Bearer}
+ * @param tokenType {@code DPoP} when the token is bound to a DPoP proof's key (RFC 9449 §5.1), else
+ *     {@code Bearer}
  * @param expiresIn the lifetime in seconds
  * @param expiresAt the expiry as a Unix timestamp
  * @param scope the granted scopes, space-separated
@@ -18,7 +19,7 @@ record TokenResponseBody(
   static TokenResponseBody from(TokenIssuer.IssuedToken token) {
     return new TokenResponseBody(
         token.value(),
-        "Bearer",
+        token.dpopBound() ? "DPoP" : "Bearer",
         Duration.between(token.issuedAt(), token.expiresAt()).toSeconds(),
         token.expiresAt().getEpochSecond(),
         token.granted().spaceSeparated());

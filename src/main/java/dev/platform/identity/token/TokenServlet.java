@@ -26,9 +26,13 @@ import java.util.function.Supplier;
  * RSA signature itself (docs/performance.md). Every other path but the key list stays with Jersey.
  */
 public final class TokenServlet extends HttpServlet {
+  /** RFC 9449 §8: the response header that gives the nonce a DPoP proof must carry. */
+  static final String DPOP_NONCE = "DPoP-Nonce";
+
   private final transient ClientAuthenticator clients;
   private final transient ScopeCatalog scopes;
   private final transient TokenIssuer issuer;
+  private final transient DpopBinding dpop;
   private final transient AuditLog audit;
   private final transient TokenMeters meters;
 
@@ -39,11 +43,13 @@ public final class TokenServlet extends HttpServlet {
       ClientAuthenticator clients,
       ScopeCatalog scopes,
       TokenIssuer issuer,
+      DpopBinding dpop,
       AuditLog audit,
       TokenMeters meters) {
     this.clients = clients;
     this.scopes = scopes;
     this.issuer = issuer;
+    this.dpop = dpop;
     this.audit = audit;
     this.meters = meters;
   }
@@ -52,8 +58,19 @@ public final class TokenServlet extends HttpServlet {
   protected void service(HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     long start = System.nanoTime();
-    answer(request).writeTo(response);
+    withNonce(request, answer(request)).writeTo(response);
     meters.answered(start);
+  }
+
+  /**
+   * RFC 9449 §8: with server nonces on, every answer to a request that sent a DPoP proof, a token
+   * or a refusal, gives the nonce to put in the next one.
+   */
+  private TokenAnswer withNonce(HttpServletRequest request, TokenAnswer answer) {
+    if (request.getHeader(TokenRequest.DPOP_HEADER) == null) {
+      return answer;
+    }
+    return dpop.nonce().map(nonce -> answer.withHeader(DPOP_NONCE, nonce)).orElse(answer);
   }
 
   private TokenAnswer answer(HttpServletRequest request) {
@@ -88,11 +105,7 @@ public final class TokenServlet extends HttpServlet {
       return () -> parsed;
     }
     String body = TokenBody.read(request).text();
-    String contentType = request.getContentType();
-    String authorization = request.getHeader("Authorization");
-    String query = request.getQueryString();
-    Optional<PresentedCertificate> certificate = PresentedCertificate.from(request);
-    return () -> TokenRequest.from(body, contentType, authorization, query, certificate);
+    return () -> TokenRequest.read(request, body);
   }
 
   TokenMeters meters() {
@@ -171,9 +184,14 @@ public final class TokenServlet extends HttpServlet {
       authenticated = true;
       client = client.forToken(request);
       ServiceAccount account = client.account();
+      GrantedScopes granted = grant(account, request);
+      Optional<String> dpopKey = dpop.keyOf(request, account);
       TokenResponseBody token =
           TokenResponseBody.from(
-              issuer.issue(account, grant(account, request), client.certificateThumbprint()));
+              issuer.issue(
+                  account,
+                  granted,
+                  new AccessTokenClaims.Binding(client.certificateThumbprint(), dpopKey)));
       // The method the account proved itself by: a certificate request's is known only now.
       method = client.method();
       Map<String, String> details = new LinkedHashMap<>();
@@ -185,6 +203,8 @@ public final class TokenServlet extends HttpServlet {
       client.pepperMovedFrom().ifPresent(id -> details.put("pepper_moved_from", id));
       // Which certificate the token is bound to: a thumbprint, public, and what a verifier checks.
       client.certificateThumbprint().ifPresent(thumbprint -> details.put("x5t#S256", thumbprint));
+      // Which DPoP key, by its JWK thumbprint: as public as the certificate's.
+      dpopKey.ifPresent(thumbprint -> details.put("jkt", thumbprint));
       audit.record("token.issue", clientId, token.scope(), "success", remote, details);
       client.expiryNotice().ifPresent(at -> auditExpiring(request.clientId(), at, remote));
       return token;
@@ -233,6 +253,10 @@ public final class TokenServlet extends HttpServlet {
         && OAuthError.INVALID_CLIENT.equals(e.error())
         && e.description() != null) {
       // Only invalid_client: those texts are the service's own; invalid_scope's name the scope.
+      details.put("reason", e.description());
+    } else if (OAuthError.INVALID_DPOP_PROOF.equals(e.error())
+        || OAuthError.USE_DPOP_NONCE.equals(e.error())) {
+      // Which check the proof failed, in the service's own words, for the client's developer.
       details.put("reason", e.description());
     }
     return details;

@@ -44,6 +44,7 @@ public final class UsedJtis {
   private static final Logger LOG = Logger.getLogger(UsedJtis.class.getName());
 
   private final DataSource dataSource;
+  private final Table table;
   private final String insertSql;
   private final String deleteExpiredOne;
   private final String deleteExpired;
@@ -55,6 +56,7 @@ public final class UsedJtis {
 
   UsedJtis(DataSource dataSource, Table table) {
     this.dataSource = dataSource;
+    this.table = table;
     this.insertSql =
         "insert into " + table.name + " (client_id, jti_digest, expires_at) values (?, ?, ?)";
     this.deleteExpiredOne =
@@ -67,9 +69,9 @@ public final class UsedJtis {
             + " where expires_at <= ? fetch first ? rows only)";
   }
 
-  /** The DPoP proofs' jti values. */
-  public static UsedJtis dpopProofs(DataSource dataSource) {
-    return new UsedJtis(dataSource, Table.DPOP_PROOF);
+  /** The DPoP proofs' jti values, in the same database. */
+  public UsedJtis dpopProofs() {
+    return table == Table.DPOP_PROOF ? this : new UsedJtis(dataSource, Table.DPOP_PROOF);
   }
 
   /**

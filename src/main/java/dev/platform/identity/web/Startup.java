@@ -28,6 +28,7 @@ import dev.platform.identity.db.DatabaseGuard;
 import dev.platform.identity.db.DatabaseHealth;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.http.Incident;
+import dev.platform.identity.jose.DpopNonces;
 import dev.platform.identity.key.KeyEncryption;
 import dev.platform.identity.key.KeyEncryptionKeyIdMigration;
 import dev.platform.identity.key.KeyNode;
@@ -223,10 +224,17 @@ public class Startup implements ServletContextListener {
     databaseGuard.bindTo(registry);
     databaseHealth.bindTo(registry);
     TokenMeters tokenMeters = new TokenMeters(registry);
-    // private_key_jwt clients; each jti once, the expired ones deleted every 5 minutes.
+    // private_key_jwt clients' assertions and DPoP proofs: each jti once, the expired ones deleted
+    // every 5 minutes.
     UsedJtis usedAssertions = new UsedJtis(database.dataSource());
     scheduler.scheduleWithFixedDelay(
-        () -> usedAssertions.purge(clock.instant()), 5, 5, TimeUnit.MINUTES);
+        () -> {
+          usedAssertions.purge(clock.instant());
+          usedAssertions.dpopProofs().purge(clock.instant());
+        },
+        5,
+        5,
+        TimeUnit.MINUTES);
     // Clients' jwks_uri sets are fetched on ClientKeySets' own threads, refreshed here.
     clientKeySets = new ClientKeySets(settings.clientKeys(), clock, registry, audit);
     scheduler.scheduleWithFixedDelay(clientKeySets::refreshDue, 1, 1, TimeUnit.MINUTES);
@@ -239,6 +247,13 @@ public class Startup implements ServletContextListener {
             settings.clientKeys().assertionAudience()
                 == Settings.AssertionAudience.ISSUER_OR_TOKEN_ENDPOINT,
             settings.clientKeys().tlsClientAuthorities());
+    if (settings.clientKeys().dpopNonces()) {
+      // Every node derives the same nonce key from the key-encryption key: no shared write.
+      policy =
+          policy.withDpopNonces(
+              DpopNonces.derivedFrom(
+                  settings.secrets().keyEncryptionKey(), clock, DpopNonces.DEFAULT_PERIOD));
+    }
     TokenServlet tokenEndpoint =
         TokenEndpoint.build(
             policy,

@@ -19,6 +19,15 @@ class OptionsTest {
     assertEquals(8080, options.port());
     assertEquals(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()), options.threads());
     assertEquals("http://127.0.0.1:8080", options.issuer());
+    assertFalse(options.dpopNonces());
+  }
+
+  @Test
+  void whenDpopNoncesIsGivenThenItIsOnAndTakesNoValue() {
+    Options options = Options.parse(new String[] {"--dpop-nonces", "--port", "9000"}, WAR);
+
+    assertTrue(options.dpopNonces());
+    assertEquals(9000, options.port());
   }
 
   @Test
@@ -59,7 +68,9 @@ class OptionsTest {
           "--war",
           "--tls-keystore",
           "--tls-keystore-password-file",
-          "--trusted-proxy"
+          "--trusted-proxy",
+          "--tls-client-ca",
+          "--dpop-nonces"
         }) {
       assertTrue(Options.HELP.contains(option + " "), option);
     }

@@ -9,6 +9,7 @@ import com.nimbusds.jose.jwk.ECKey;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.oauth2.sdk.dpop.DefaultDPoPProofFactory;
 import dev.platform.identity.account.AccountProfile;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.SecretDigest;
@@ -22,6 +23,7 @@ import dev.platform.identity.key.RsaProvider;
 import dev.platform.identity.key.TestNodes;
 import dev.platform.identity.scope.ScopeCatalog;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.ECPublicKey;
@@ -34,18 +36,21 @@ import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * Issue 22: what a private_key_jwt client costs the token path beside a secret client, in tokens
- * per CPU-second of this process. Issues tokens in process through {@code TokenServlet.answer} for
- * a client_secret_post client, an RS256 assertion client and an ES256 one, the assertions signed
- * before the clock starts (a client's own cost is not the server's). On H2 in memory, and with
- * {@code --postgres} also on a fresh PostgreSQL database at 127.0.0.1:5432, where each jti is an
- * INSERT over a connection (the database server's own CPU is not in the figure; the wall time per
- * token is printed beside it).
+ * Issues 22 and 40: what a private_key_jwt client, and a DPoP proof, cost the token path beside a
+ * secret client, in tokens per CPU-second of this process. Issues tokens in process through {@code
+ * TokenServlet.answer} for a client_secret_post client, an RS256 assertion client and an ES256 one,
+ * and for the secret client with an ES256 and an RS256 DPoP proof (made by the Nimbus SDK's {@code
+ * DefaultDPoPProofFactory}); assertions and proofs are signed before the clock starts (a client's
+ * own cost is not the server's). A proof's jti is an INSERT, as an assertion's is. On H2 in memory,
+ * and with {@code --postgres} also on a fresh PostgreSQL database at 127.0.0.1:5432, where each jti
+ * is an INSERT over a connection (the database server's own CPU is not in the figure; the wall time
+ * per token is printed beside it).
  *
  * <p>Not a test: {@code bench/run.sh} runs it. Arguments: tokens per run (3,000), then {@code
  * --postgres}.
@@ -97,28 +102,38 @@ public final class AssertionCostBenchmark {
           "%s, %d tokens a run, %s%n",
           label, tokens, RsaProvider.choose(settings.keys().engine()).name());
       for (boolean measured : List.of(false, true)) {
-        report(measured, "client_secret_post", servlet, repeat(secretBody, tokens));
+        report(measured, "client_secret_post", servlet, requests(repeat(secretBody, tokens)));
         report(
             measured,
             "private_key_jwt RS256",
             servlet,
-            assertions(signer, rsa, "r", settings, tokens));
+            requests(assertions(signer, rsa, "r", settings, tokens)));
         report(
             measured,
             "private_key_jwt ES256",
             servlet,
-            assertions(signer, ec, "e", settings, tokens));
+            requests(assertions(signer, ec, "e", settings, tokens)));
+        report(
+            measured,
+            "secret + DPoP ES256",
+            servlet,
+            withProofs(secretBody, ec, JWSAlgorithm.ES256, settings, tokens));
+        report(
+            measured,
+            "secret + DPoP RS256",
+            servlet,
+            withProofs(secretBody, rsa, JWSAlgorithm.RS256, settings, tokens));
       }
     }
   }
 
   private static void report(
-      boolean measured, String label, TokenServlet servlet, List<String> bodies) {
+      boolean measured, String label, TokenServlet servlet, List<Supplier<TokenRequest>> bodies) {
     var threads = ManagementFactory.getThreadMXBean();
     long cpu = threads.getCurrentThreadCpuTime();
     long wall = System.nanoTime();
-    for (String body : bodies) {
-      TokenAnswer answer = servlet.answer(body, FORM, null, null, "127.0.0.1");
+    for (Supplier<TokenRequest> body : bodies) {
+      TokenAnswer answer = servlet.answer(body, "127.0.0.1", FailureBudget.NONE);
       if (answer.status() != 200) {
         throw new IllegalStateException(label + " not issued: " + new String(answer.body()));
       }
@@ -130,6 +145,34 @@ public final class AssertionCostBenchmark {
           "  %-24s %8.0f tokens per CPU-second  %7.1f us wall per token%n",
           label, bodies.size() / cpuSeconds, wallMicros);
     }
+  }
+
+  /** The requests of these bodies, each parsed when the endpoint asks, as over HTTP. */
+  private static List<Supplier<TokenRequest>> requests(List<String> bodies) {
+    return bodies.stream()
+        .<Supplier<TokenRequest>>map(body -> () -> TokenRequest.from(body, FORM, null, null))
+        .toList();
+  }
+
+  /** {@code n} requests of {@code body}, each with a DPoP proof of its own by {@code pair}. */
+  private static List<Supplier<TokenRequest>> withProofs(
+      String body, KeyPair pair, JWSAlgorithm alg, Settings settings, int n) throws Exception {
+    com.nimbusds.jose.jwk.JWK jwk =
+        alg == JWSAlgorithm.ES256
+            ? new ECKey.Builder(Curve.P_256, (ECPublicKey) pair.getPublic())
+                .privateKey(pair.getPrivate())
+                .build()
+            : new RSAKey.Builder((RSAPublicKey) pair.getPublic())
+                .privateKey(pair.getPrivate())
+                .build();
+    DefaultDPoPProofFactory proofs = new DefaultDPoPProofFactory(jwk, alg);
+    URI tokenEndpoint = URI.create(settings.tokens().issuer() + "/oauth/token");
+    List<Supplier<TokenRequest>> requests = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      List<String> proof = List.of(proofs.createDPoPJWT("POST", tokenEndpoint).serialize());
+      requests.add(() -> TokenRequest.from(body, FORM, null, null).withDpop(proof));
+    }
+    return requests;
   }
 
   private static List<String> repeat(String body, int n) {

@@ -75,7 +75,8 @@ class TokenAnswerTest {
             "a.b.c",
             issued,
             issued.plus(Duration.ofHours(24)),
-            new GrantedScopes(List.of("catalog:products.view"), ChannelGrant.NONE));
+            new GrantedScopes(List.of("catalog:products.view"), ChannelGrant.NONE),
+            false);
 
     TokenAnswer answer = TokenAnswer.of(TokenResponseBody.from(token));
 

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import javax.sql.DataSource;
 
 /**
@@ -36,19 +37,29 @@ final class TokenPathNode implements AutoCloseable {
    * @param authorities the CAs a tls_client_auth client's certificate must chain to
    */
   TokenPathNode(String name, Instant start, List<X509Certificate> authorities) {
+    this(name, start, authorities, UnaryOperator.identity());
+  }
+
+  /** As above, the endpoint's policy changed by {@code policy}, such as DPoP nonces turned on. */
+  TokenPathNode(
+      String name,
+      Instant start,
+      List<X509Certificate> authorities,
+      UnaryOperator<TokenEndpoint.Policy> policy) {
     data = TestDatabases.h2DataSource(name + "-" + UUID.randomUUID());
     node = TestNodes.node(data, settings, Clock.systemUTC());
     clock = new MutableClock(start);
     accounts = new ServiceAccounts(node.database());
     endpoint =
         TokenEndpoint.build(
-            new TokenEndpoint.Policy(
-                settings.tokens().issuer(),
-                settings.tokens().lifetime(),
-                settings.tokens().adminLifetime(),
-                Optional.empty(),
-                true,
-                authorities),
+            policy.apply(
+                new TokenEndpoint.Policy(
+                    settings.tokens().issuer(),
+                    settings.tokens().lifetime(),
+                    settings.tokens().adminLifetime(),
+                    Optional.empty(),
+                    true,
+                    authorities)),
             accounts,
             digest,
             new ScopeCatalog(node.database()),
