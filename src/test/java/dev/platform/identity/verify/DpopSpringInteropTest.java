@@ -10,9 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.verify.EmbeddedTomcat.Answer;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -25,28 +22,12 @@ import java.util.Date;
 import java.util.List;
 import java.util.Optional;
 import org.apache.catalina.Context;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.security.authentication.ProviderManager;
-import org.springframework.security.core.Authentication;
-import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
-import org.springframework.security.oauth2.server.resource.authentication.DPoPAuthenticationProvider;
-import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationProvider;
-import org.springframework.security.oauth2.server.resource.web.DPoPAuthenticationEntryPoint;
-import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
-import org.springframework.security.oauth2.server.resource.web.authentication.DPoPAuthenticationConverter;
-import org.springframework.security.web.DefaultSecurityFilterChain;
-import org.springframework.security.web.FilterChainProxy;
-import org.springframework.security.web.authentication.AuthenticationEntryPointFailureHandler;
-import org.springframework.security.web.authentication.AuthenticationFilter;
-import org.springframework.security.web.context.RequestAttributeSecurityContextRepository;
-import org.springframework.security.web.util.matcher.AnyRequestMatcher;
-import org.springframework.web.filter.RequestContextFilter;
 
 /**
  * Issue 40 item 4 with a verifier we did not write: Spring Security's resource server (7.1.2) takes
@@ -56,12 +37,7 @@ import org.springframework.web.filter.RequestContextFilter;
  * {@code NimbusJwtDecoder.withPublicKey}; Spring checks times by the system clock, so the token and
  * proofs here are made at the real time, not a fixed one.
  *
- * <p>Spring's DPoP support is wired as its {@code DPoPAuthenticationConfigurer} (in {@code
- * spring-security-config}, not a dependency here) wires it: an {@code AuthenticationFilter} with a
- * {@code DPoPAuthenticationConverter} for {@code Authorization: DPoP} requests, over a {@code
- * DPoPAuthenticationProvider} that verifies the token with a {@code JwtAuthenticationProvider} and
- * then the proof; failures answered by {@code DPoPAuthenticationEntryPoint}; and the {@code
- * BearerTokenAuthenticationFilter} for Bearer requests.
+ * <p>Spring's DPoP support is wired as its own configurer would ({@link SpringResourceServer}).
  */
 class DpopSpringInteropTest {
   private static final KeyPair KEYS = TestTokens.rsaKeyPair();
@@ -91,39 +67,7 @@ class DpopSpringInteropTest {
     NimbusJwtDecoder decoder =
         NimbusJwtDecoder.withPublicKey((RSAPublicKey) KEYS.getPublic()).build();
     decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(ISSUER));
-    ProviderManager tokens = new ProviderManager(new JwtAuthenticationProvider(decoder));
-    AuthenticationFilter dpop =
-        new AuthenticationFilter(
-            new ProviderManager(new DPoPAuthenticationProvider(tokens)),
-            new DPoPAuthenticationConverter());
-    dpop.setRequestMatcher(
-        request -> {
-          String authorization = request.getHeader("Authorization");
-          return authorization != null && authorization.regionMatches(true, 0, "DPoP ", 0, 5);
-        });
-    dpop.setSuccessHandler((request, response, authentication) -> {});
-    dpop.setFailureHandler(
-        new AuthenticationEntryPointFailureHandler(new DPoPAuthenticationEntryPoint()));
-    dpop.setSecurityContextRepository(new RequestAttributeSecurityContextRepository());
-    EmbeddedTomcat.addFilter(context, "requestContext", filter(new RequestContextFilter()), "/*");
-    EmbeddedTomcat.addFilter(
-        context,
-        "springSecurityFilterChain",
-        filter(
-            new FilterChainProxy(
-                new DefaultSecurityFilterChain(
-                    AnyRequestMatcher.INSTANCE,
-                    dpop,
-                    new BearerTokenAuthenticationFilter(tokens)))),
-        "/*");
-    EmbeddedTomcat.addServlet(context, "whoami", new WhoAmI(), "/*");
-  }
-
-  private static FilterDef filter(jakarta.servlet.Filter filter) {
-    FilterDef def = new FilterDef();
-    def.setFilter(filter);
-    def.setFilterClass(filter.getClass().getName());
-    return def;
+    SpringResourceServer.wire(context, decoder);
   }
 
   /** The URL Spring rebuilds: the test client sends {@code Host: 127.0.0.1}. */
@@ -190,20 +134,5 @@ class DpopSpringInteropTest {
         () ->
             ours.verify(
                 "DPoP " + TOKEN, new DpopRequest(List.of(), "GET", ORDERS), null, List.of()));
-  }
-
-  /** Who the authenticated caller is, by Spring's security context. */
-  private static final class WhoAmI extends HttpServlet {
-    @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response)
-        throws IOException {
-      Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-      if (authentication == null || !authentication.isAuthenticated()) {
-        response.sendError(403, "no authentication");
-        return;
-      }
-      response.setContentType("text/plain");
-      response.getWriter().print(authentication.getName());
-    }
   }
 }
