@@ -254,7 +254,7 @@ public final class ConsoleResource {
   }
 
   /** What the login page says of a refusal: the token endpoint's own description. */
-  private static String refusal(TokenAnswer answer) {
+  static String refusal(TokenAnswer answer) {
     if (answer.status() == 401) {
       return "The client_id or client_secret is wrong, or the account is not active.";
     }
