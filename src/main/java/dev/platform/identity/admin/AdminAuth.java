@@ -11,6 +11,7 @@ import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.scope.Scope;
 import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerVerifier;
+import dev.platform.identity.verify.DpopRequest;
 import dev.platform.identity.verify.UnauthenticatedException;
 import dev.platform.identity.verify.VerifiedToken;
 import jakarta.annotation.Priority;
@@ -22,6 +23,7 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
+import java.net.URI;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,11 @@ import org.glassfish.jersey.server.model.ResourceMethod;
  * SPEC 5.4 says, of an account that is still active, with one of the scopes that the matched method
  * names ({@link AnyScopeOf}; {@code identity:admin} alone where it names none). A token bound to a
  * client certificate (RFC 8705) is admitted only with the certificate of the request's connection.
+ * A token bound to a key (RFC 9449, {@code cnf.jkt}) is admitted only as {@code Authorization: DPoP
+ * <token>} with a {@code DPoP} proof of that key whose {@code htu} is the URL as the service
+ * publishes it: the issuer ({@code identity/issuer}) followed by the path under the application, as
+ * the token endpoint's is the issuer followed by {@code /oauth/token}, never a URL rebuilt from the
+ * request's {@code Host} header, which the client writes and a proxy may change.
  *
  * <p>It runs after matching and decides from the resource Jersey matched, never from how the path
  * was spelled: a matrix parameter or an encoded letter that still routes to a resource meets the
@@ -66,18 +73,29 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
   private final List<String> grantable;
   private final Revocations revocations;
 
+  /** The issuer without a trailing slash: the base of the URLs that DPoP proofs name. */
+  private final String published;
+
+  /** What a proof must name when the request's path makes no URI: no proof names it. */
+  private static final URI NO_TARGET = URI.create("https://request-path-not-a-uri.invalid/");
+
   /**
+   * @param issuer the issuer ({@code identity/issuer}), under which the service publishes its URLs:
+   *     DPoP proofs name the administration URLs under it
    * @param grantable scopes a caller without {@code identity:admin} may grant beyond its own
    *     ({@code identity/managerGrantableScopes})
    * @param revocations the revoked tokens, which are refused as an expired one is (issue 38)
    */
   public AdminAuth(
+      URI issuer,
       BearerVerifier verifier,
       ServiceAccounts accounts,
       AuditLog audit,
       List<String> grantable,
       Revocations revocations) {
     this.revocations = revocations;
+    String base = issuer.toString();
+    this.published = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     this.verifier = verifier;
     this.accounts = accounts;
     this.audit = audit;
@@ -100,7 +118,9 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
    * The check of every administration request, for a request that carries its bearer token as
    * {@code authorization}: the API's header, or the console's sealed session, which so meets the
    * same verification, the same active-account check, the same scopes of the matched method and the
-   * same {@link Caller} rules.
+   * same {@link Caller} rules. {@code DPoP <token>} is taken with the request's {@code DPoP} header
+   * (RFC 9449 §7), whose proof names the request's method and its published URL ({@link
+   * #dpopTarget}).
    *
    * @param anyOf the scopes of which the caller needs one ({@link #requiredScopes})
    * @throws ApiError 401 or 403, audited as a refusal
@@ -111,7 +131,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     String remote = ClientAddress.of(request);
     VerifiedToken token;
     try {
-      token = verifier.verify(authorization, certificate(request), List.of());
+      token = verifier.verify(authorization, dpop(request), certificate(request), List.of());
       requireActiveAccount(token);
     } catch (UnauthenticatedException e) {
       audit.record("admin.refuse", null, target, "unauthenticated", remote);
@@ -119,10 +139,31 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     }
     if (anyOf.stream().noneMatch(token::hasScope)) {
       audit.record("admin.refuse", token.clientId(), target, "insufficient_scope", remote);
-      throw ApiError.insufficientScope(anyOf);
+      throw ApiError.insufficientScope(anyOf, token.keyThumbprint().isPresent());
     }
     request.setEntityStream(new BoundedBody(request.getEntityStream()));
     request.setProperty(CALLER, new Caller(token, remote, audit, grantable));
+  }
+
+  /** The request's {@code DPoP} headers, its method and its published URL. */
+  private DpopRequest dpop(ContainerRequestContext request) {
+    List<String> proofs = request.getHeaders() == null ? null : request.getHeaders().get("DPoP");
+    return new DpopRequest(
+        proofs == null ? List.of() : proofs, request.getMethod(), dpopTarget(request));
+  }
+
+  /**
+   * The URL a DPoP proof must name: the issuer, then the request's path under the application as
+   * sent (still percent-encoded), without its query. Each of the service's nodes makes the same,
+   * whichever host name or address the request reached it by.
+   */
+  URI dpopTarget(ContainerRequestContext request) {
+    String path = request.getUriInfo().getPath(false);
+    try {
+      return URI.create(published + "/" + (path.startsWith("/") ? path.substring(1) : path));
+    } catch (IllegalArgumentException e) {
+      return NO_TARGET;
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.platform.identity.admin;
 
+import dev.platform.identity.verify.BearerVerifier;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -45,12 +46,18 @@ public final class ApiError extends RuntimeException {
     return new ApiError(401, "The request is unauthenticated: " + message, challenge);
   }
 
-  /** 403: the token is good, its scopes are not enough (RFC 6750 §3.1 insufficient_scope). */
-  static ApiError insufficientScope(Collection<String> anyOf) {
+  /**
+   * 403: the token is good, its scopes are not enough (RFC 6750 §3.1 insufficient_scope), in the
+   * scheme of the request: DPoP, with its algorithms, for a DPoP-bound token (RFC 9449 §7.1).
+   */
+  static ApiError insufficientScope(Collection<String> anyOf, boolean dpop) {
+    String parameters = "error=\"insufficient_scope\", scope=\"" + String.join(" ", anyOf) + "\"";
     return new ApiError(
         403,
         "The caller has no permission for this resource: it needs one of " + anyOf,
-        "Bearer error=\"insufficient_scope\", scope=\"" + String.join(" ", anyOf) + "\"");
+        dpop
+            ? "DPoP " + parameters + ", algs=\"" + BearerVerifier.DPOP_ALGORITHMS + "\""
+            : "Bearer " + parameters);
   }
 
   /** 429 (SPEC 7.2's shape) with {@code Retry-After} in seconds. */

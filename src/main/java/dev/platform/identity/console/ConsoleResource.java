@@ -254,7 +254,7 @@ public final class ConsoleResource {
   }
 
   /** What the login page says of a refusal: the token endpoint's own description. */
-  private static String refusal(TokenAnswer answer) {
+  static String refusal(TokenAnswer answer) {
     if (answer.status() == 401) {
       return "The client_id or client_secret is wrong, or the account is not active.";
     }
@@ -262,6 +262,13 @@ public final class ConsoleResource {
       return "Too many attempts; try again in "
           + answer.headers().getOrDefault("Retry-After", "60")
           + " seconds.";
+    }
+    String error = field(answer, "error");
+    if (error.equals("invalid_dpop_proof") || error.equals("use_dpop_nonce")) {
+      // The console signs in without a DPoP key of its own, so a DPoP-bound account cannot.
+      return "This account's tokens are DPoP-bound (dpop_bound_access_tokens), and the console"
+          + " cannot sign in with such an account yet: use an administration account without"
+          + " that setting.";
     }
     String description = field(answer, "error_description");
     return description.isEmpty() ? "The sign-in failed; try again." : description;

@@ -1,5 +1,6 @@
 package dev.platform.identity.verify;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -50,14 +51,18 @@ public final class AccessDeniedException extends BearerTokenException {
 
   /**
    * {@code Bearer error="insufficient_scope"}, with {@code scope="..."} naming the missing scopes
-   * when there are any and they fit RFC 6750's character set.
+   * when there are any and they fit RFC 6750's character set; under the DPoP scheme when the
+   * request used it (RFC 9449 §7.1).
    */
   @Override
   public String challenge() {
-    String challenge = "Bearer error=\"insufficient_scope\"";
+    List<String> parameters = new ArrayList<>(List.of("error=\"insufficient_scope\""));
     boolean quotable =
         !missingScopes.isEmpty()
             && missingScopes.stream().allMatch(s -> SCOPE_ATTRIBUTE.matcher(s).matches());
-    return quotable ? challenge + ", scope=\"" + String.join(" ", missingScopes) + "\"" : challenge;
+    if (quotable) {
+      parameters.add("scope=\"" + String.join(" ", missingScopes) + "\"");
+    }
+    return challenge(parameters, parameters);
   }
 }

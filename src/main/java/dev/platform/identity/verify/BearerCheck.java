@@ -74,12 +74,35 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
       List<String> authorizationHeaders,
       X509Certificate certificate,
       Collection<String> requiredScopes) {
+    return of(verifier, authorizationHeaders, null, certificate, requiredScopes);
+  }
+
+  /**
+   * Checks a request that may use DPoP (RFC 9449 §7), as {@link #of(BearerVerifier, List,
+   * X509Certificate, Collection)} does, with its proof ({@link BearerVerifier#verify(String,
+   * DpopRequest, X509Certificate, Collection)}): every 401 and 403 names the DPoP scheme in its
+   * challenge too, and gives the current nonce in {@code DPoP-Nonce} when the verifier asks for
+   * nonces.
+   *
+   * @param dpop the request's {@code DPoP} headers, method and URI; null for a check that takes
+   *     Bearer alone, as the other overloads do
+   */
+  static BearerCheck of(
+      BearerVerifier verifier,
+      List<String> authorizationHeaders,
+      DpopRequest dpop,
+      X509Certificate certificate,
+      Collection<String> requiredScopes) {
     if (authorizationHeaders.size() > 1) {
-      return Refused.of(new UnauthenticatedException(Refused.REPEATED_HEADER));
+      UnauthenticatedException repeated = new UnauthenticatedException(Refused.REPEATED_HEADER);
+      return Refused.of(dpop == null ? repeated : verifier.answered(repeated, false));
     }
     String header = authorizationHeaders.isEmpty() ? null : authorizationHeaders.get(0);
     try {
-      return new Passed(verifier.verify(header, certificate, requiredScopes));
+      return new Passed(
+          dpop == null
+              ? verifier.verify(header, certificate, requiredScopes)
+              : verifier.verify(header, dpop, certificate, requiredScopes));
     } catch (BearerTokenException e) {
       return Refused.of(e);
     } catch (StaleKeySetException | StaleRevocationsException e) {
@@ -109,9 +132,10 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
   }
 
   /**
-   * The answer that refuses the request: 401 or 403 with the exception's RFC 6750 challenge, or 503
-   * when the token could not be checked. The body is SPEC 7.2's {@code {success: false, message}},
-   * the headers {@code Content-Type: application/json} and {@code Cache-Control: no-store}.
+   * The answer that refuses the request: 401 or 403 with the exception's RFC 6750 challenge (and
+   * RFC 9449 §7.1's, with its {@code DPoP-Nonce} when there is one), or 503 when the token could
+   * not be checked. The body is SPEC 7.2's {@code {success: false, message}}, the headers {@code
+   * Content-Type: application/json} and {@code Cache-Control: no-store}.
    *
    * @param status the HTTP status
    * @param headers the headers to set, each with one value, in order
@@ -128,7 +152,13 @@ public sealed interface BearerCheck permits BearerCheck.Passed, BearerCheck.Refu
 
     /** 401 or 403, with the exception's challenge and message (SPEC 7.2, RFC 6750 §3). */
     public static Refused of(BearerTokenException e) {
-      return answer(e.status(), e.challenge(), e.getMessage());
+      Refused answer = answer(e.status(), e.challenge(), e.getMessage());
+      if (e.dpopNonce().isEmpty()) {
+        return answer;
+      }
+      Map<String, String> headers = new LinkedHashMap<>(answer.headers());
+      headers.put("DPoP-Nonce", e.dpopNonce().get());
+      return new Refused(answer.status(), headers, answer.body());
     }
 
     /** 503: the verifier failed without a verdict on the token; no challenge. */

@@ -4,8 +4,14 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.platform.identity.jose.CompactJws;
+import dev.platform.identity.jose.DpopNonces;
+import dev.platform.identity.jose.DpopProof;
+import dev.platform.identity.jose.DpopProofException;
+import dev.platform.identity.jose.DpopProofs;
+import dev.platform.identity.jose.DpopReplays;
 import dev.platform.identity.jose.JwsException;
 import dev.platform.identity.jose.Providers;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.Provider;
 import java.security.PublicKey;
@@ -72,6 +78,25 @@ import java.util.concurrent.atomic.AtomicReference;
  * cache hit included, after the steps above and before the revocation check; a hit with the same
  * certificate object as the last call costs one 32-byte comparison more.
  *
+ * <p><b>DPoP-bound tokens</b> (RFC 9449 §7). A token whose {@code cnf} holds {@code jkt} is bound
+ * to a key its client proves it holds on every call: it passes only as {@code Authorization: DPoP
+ * <token>} (the scheme in any case, RFC 9110 §11.1), through {@link #verify(String, DpopRequest,
+ * X509Certificate, Collection)}, with exactly one {@code DPoP} header holding a proof ({@link
+ * DpopProofs}: ES256, RS256 or PS256, its public {@code jwk}, {@code htm} and {@code htu} the
+ * request's ({@link DpopRequest}), {@code iat} within 60 seconds back and 10 ahead, {@code ath} the
+ * SHA-256 of this token, the server nonce when {@link Builder#dpopNonces} is set) whose key's RFC
+ * 7638 thumbprint equals {@code cnf.jkt} (compared in constant time), and whose {@code jti} this
+ * verifier has not taken before ({@link DpopReplays}: per verifier, bounded by {@link
+ * Builder#dpopReplayCacheSize}, refusing new proofs rather than forgetting one when full). Sent as
+ * {@code Bearer}, or through the methods without a {@link DpopRequest}, such a token fails (RFC
+ * 9449 §7.2); an unbound token sent as {@code DPoP} fails too. The proof is checked on every call,
+ * a cache hit included, after the token and before the scopes; only a proof for a genuine bound
+ * token of ours is remembered, so a flood of proofs without one leaves no state. A refusal is
+ * {@link UnauthenticatedException} (401, {@code invalid_token} for the token, {@code
+ * invalid_dpop_proof} or {@code use_dpop_nonce} for the proof), whose challenge, from that method,
+ * is {@code DPoP error=..., error_description=..., algs="ES256 RS256 PS256"} for a DPoP request and
+ * the Bearer challenge followed by {@code DPoP algs="..."} for any other.
+ *
  * <p><b>Revocation</b> is checked when a {@link RevocationFeed} is given ({@link
  * Builder#revocations}), after the steps above and on every verification, a cache hit included: a
  * token whose {@code jti} the feed lists, or whose account it lists with a later {@code not_before}
@@ -105,6 +130,11 @@ public final class BearerVerifier {
 
   private static final String SCHEME = "Bearer";
 
+  private static final String DPOP_SCHEME = "DPoP";
+
+  /** RFC 9449 §7.1: the {@code algs} of the DPoP challenge, those {@link DpopProofs} takes. */
+  public static final String DPOP_ALGORITHMS = "ES256 RS256 PS256";
+
   private final String issuer;
   private final Clock clock;
   private final PublicKeyLocator keys;
@@ -124,6 +154,15 @@ public final class BearerVerifier {
    * Whether an unbound token is refused (RFC 8705 §3, {@link Builder#requireCertificateBinding}).
    */
   private final boolean bindingRequired;
+
+  /** Checks the proofs of DPoP requests, by this verifier's clock. */
+  private final DpopProofs dpopProofs;
+
+  /** The {@code jti}s of the proofs taken, bounded. */
+  private final DpopReplays dpopReplays;
+
+  /** The server nonces a proof must carry; null when none is asked. */
+  private final DpopNonces dpopNonces;
 
   /** The last certificate presented with a bound token, and its digest. */
   private final AtomicReference<Presented> lastPresented = new AtomicReference<>();
@@ -169,7 +208,9 @@ public final class BearerVerifier {
       String tokenId,
       long issuedAt,
       String subjectHash,
-      byte[] thumbprint) {}
+      byte[] thumbprint,
+      byte[] keyThumbprint,
+      String accessTokenHash) {}
 
   /** A presented certificate and its SHA-256 digest, so the same object is not hashed again. */
   private record Presented(X509Certificate certificate, byte[] digest) {}
@@ -183,6 +224,9 @@ public final class BearerVerifier {
     this.latestExpiryMillis = builder.maxTokenLifetime.plus(builder.skew).toMillis();
     this.revocations = builder.revocations;
     this.bindingRequired = builder.bindingRequired;
+    this.dpopProofs = DpopProofs.builder().clock(builder.clock).build();
+    this.dpopReplays = new DpopReplays(builder.clock, builder.dpopReplayCacheSize);
+    this.dpopNonces = builder.dpopNonces;
     this.verified =
         builder.cacheSize == 0
             ? null
@@ -242,6 +286,53 @@ public final class BearerVerifier {
   }
 
   /**
+   * Verifies a request that may use DPoP (RFC 9449 §7): its {@code Authorization} header, {@code
+   * Bearer <token>} or {@code DPoP <token>} (either scheme in any case), the token in it, and for
+   * the DPoP scheme the proof of {@code request} (see the class comment); and the token's binding
+   * to {@code certificate} as {@link #verify(String, X509Certificate, Collection)} does. Every
+   * refusal's challenge names the DPoP scheme too ({@link BearerTokenException#challenge()}), and
+   * carries the current nonce when the verifier asks for nonces ({@link
+   * BearerTokenException#dpopNonce()}).
+   *
+   * @param authorizationHeader the header's value, null when the request has none
+   * @param request the request's {@code DPoP} headers, method and URI
+   * @param certificate the client's certificate, null when it presented none
+   * @param requiredScopes scopes the operation needs, all of them; may be empty
+   * @return the token's claims
+   * @throws UnauthenticatedException as {@link #verify(String, X509Certificate, Collection)} does,
+   *     and when a token bound to a key comes as {@code Bearer}, an unbound one as {@code DPoP}, or
+   *     the proof fails, is of another key than the token's, or was taken before
+   * @throws AccessDeniedException when a required scope is not covered (step 4)
+   */
+  public VerifiedToken verify(
+      String authorizationHeader,
+      DpopRequest request,
+      X509Certificate certificate,
+      Collection<String> requiredScopes) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(requiredScopes, "requiredScopes");
+    boolean dpop = false;
+    try {
+      dpop = isDpop(authorizationHeader);
+      Verified verified =
+          authenticate(token(authorizationHeader), certificate, true, dpop ? request : null);
+      verified.token().requireScopes(requiredScopes); // SPEC 5.4 step 4
+      return verified.token();
+    } catch (BearerTokenException e) {
+      throw answered(e, dpop);
+    }
+  }
+
+  /**
+   * {@code e} as a verifier that takes DPoP answers it: with the DPoP challenge and, when nonces
+   * are asked, the current one; for a refusal made outside the verifier, such as a filter's.
+   */
+  BearerTokenException answered(BearerTokenException e, boolean dpop) {
+    return e.answeredWithDpop(
+        DPOP_ALGORITHMS, dpop, dpopNonces == null ? null : dpopNonces.current());
+  }
+
+  /**
    * Verifies a raw token (the compact JWS, without scheme), SPEC 5.4 steps 1 to 4, for a request
    * that presented no client certificate: a certificate-bound token is refused.
    *
@@ -271,7 +362,7 @@ public final class BearerVerifier {
   public VerifiedToken verifyToken(
       String token, X509Certificate certificate, Collection<String> requiredScopes) {
     Objects.requireNonNull(requiredScopes, "requiredScopes");
-    VerifiedToken verified = authenticate(token, certificate, true);
+    VerifiedToken verified = authenticate(token, certificate, true, null).token();
     verified.requireScopes(requiredScopes); // SPEC 5.4 step 4
     return verified;
   }
@@ -289,17 +380,31 @@ public final class BearerVerifier {
    *     revoked
    */
   public VerifiedToken inspectToken(String token) {
-    return authenticate(token, null, false);
+    return authenticate(token, null, false, null).token();
   }
 
   /**
-   * SPEC 5.4 steps 1 to 3, from the cache when a hit still holds, and the binding to {@code
-   * certificate} when {@code binding} says so.
+   * SPEC 5.4 steps 1 to 3, from the cache when a hit still holds, the binding to {@code
+   * certificate} when {@code binding} says so, the revocation feed, and the DPoP proof of {@code
+   * dpop}, null for a request that did not use the DPoP scheme (so a key-bound token fails).
    */
-  private VerifiedToken authenticate(String token, X509Certificate certificate, boolean binding) {
+  private Verified authenticate(
+      String token, X509Certificate certificate, boolean binding, DpopRequest dpop) {
     if (token == null || token.length() > MAX_TOKEN_LENGTH) {
       throw UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
     }
+    Verified checked = checked(token, certificate, binding);
+    if (binding) {
+      proven(checked, dpop);
+    }
+    return checked;
+  }
+
+  /**
+   * All of {@link #authenticate} but the DPoP proof: SPEC 5.4 steps 1 to 3, cached or cold, the
+   * certificate binding and the revocation feed.
+   */
+  private Verified checked(String token, X509Certificate certificate, boolean binding) {
     if (verified == null) {
       return notRevoked(bound(verifyCold(token), certificate, binding), clock.millis());
     }
@@ -361,11 +466,44 @@ public final class BearerVerifier {
    * The revocation feed's verdict, on every verification, cold or cached; nothing to do without a
    * feed.
    */
-  private VerifiedToken notRevoked(Verified verified, long now) {
+  private Verified notRevoked(Verified verified, long now) {
     if (revocations != null) {
       revocations.check(verified.tokenId(), verified.subjectHash(), verified.issuedAt(), now);
     }
-    return verified.token();
+    return verified;
+  }
+
+  /**
+   * RFC 9449 §7: a token bound to a key passes only under the DPoP scheme, with a proof of that key
+   * for this token and request, taken once; an unbound token never under the DPoP scheme. On every
+   * call, cold or cached; the {@code jti} is taken last, so a proof refused for any other reason
+   * leaves nothing behind.
+   */
+  private void proven(Verified verified, DpopRequest dpop) {
+    if (verified.keyThumbprint() == null) {
+      if (dpop != null) {
+        throw UnauthenticatedException.of(UnauthenticatedException.DPOP_UNBOUND, null);
+      }
+      return;
+    }
+    if (dpop == null) {
+      throw UnauthenticatedException.of(UnauthenticatedException.DPOP_BOUND, null);
+    }
+    try {
+      Optional<String> ath = Optional.of(verified.accessTokenHash());
+      DpopProof proof =
+          dpopNonces == null
+              ? dpopProofs.check(dpop.proofs(), dpop.method(), dpop.target(), ath, Optional.empty())
+              : dpopProofs.check(dpop.proofs(), dpop.method(), dpop.target(), ath, dpopNonces);
+      byte[] key = proof.thumbprint().getBytes(StandardCharsets.US_ASCII);
+      if (!MessageDigest.isEqual(verified.keyThumbprint(), key)) {
+        throw UnauthenticatedException.proof(UnauthenticatedException.DPOP_KEY_MISMATCH, false);
+      }
+      dpopReplays.claim(proof);
+    } catch (DpopProofException e) {
+      throw UnauthenticatedException.proof(
+          e.getMessage(), e.reason() == DpopProofException.Reason.NONCE);
+    }
   }
 
   /**
@@ -439,7 +577,11 @@ public final class BearerVerifier {
             revocations == null ? null : RevocationList.subjectHash(verifiedToken.clientId()),
             claims.certificateThumbprint == null
                 ? null
-                : CertificateThumbprint.decoded(claims.certificateThumbprint));
+                : CertificateThumbprint.decoded(claims.certificateThumbprint),
+            claims.keyThumbprint == null
+                ? null
+                : claims.keyThumbprint.getBytes(StandardCharsets.US_ASCII),
+            claims.keyThumbprint == null ? null : DpopProofs.accessTokenHash(token));
     lastHeader.lazySet(jws.header());
     return verified;
   }
@@ -484,6 +626,11 @@ public final class BearerVerifier {
     return verified.estimatedSize();
   }
 
+  /** How many DPoP proofs' {@code jti}s the replay cache holds now; for tests. */
+  int dpopProofsHeld() {
+    return dpopReplays.size();
+  }
+
   /** The name of the JCA provider that checks signatures, for logs and the benchmark. */
   public String signatureProvider() {
     return signatures.providerName();
@@ -491,15 +638,43 @@ public final class BearerVerifier {
 
   /** RFC 7235 §2.1, RFC 6750 §2.1: {@code credentials = auth-scheme 1*SP token68}. */
   private static String bearerToken(String header) {
+    if (!scheme(header).equalsIgnoreCase(SCHEME)) {
+      throw UnauthenticatedException.withoutToken(UnauthenticatedException.UNSUPPORTED_SCHEME);
+    }
+    return token(header);
+  }
+
+  /**
+   * Whether the header names the DPoP scheme (RFC 9449 §7.1), or Bearer; in any case, as RFC 9110
+   * §11.1 has schemes.
+   *
+   * @throws UnauthenticatedException when there is no header or it names another scheme
+   */
+  private static boolean isDpop(String header) {
+    String scheme = scheme(header);
+    if (scheme.equalsIgnoreCase(DPOP_SCHEME)) {
+      return true;
+    }
+    if (!scheme.equalsIgnoreCase(SCHEME)) {
+      throw UnauthenticatedException.withoutToken(UnauthenticatedException.UNSUPPORTED_SCHEMES);
+    }
+    return false;
+  }
+
+  /** The header's scheme: what comes before its first space. */
+  private static String scheme(String header) {
     if (header == null || header.isBlank()) {
       throw UnauthenticatedException.withoutToken(UnauthenticatedException.MISSING_HEADER);
     }
     String value = header.strip();
     int space = value.indexOf(' ');
-    String scheme = space < 0 ? value : value.substring(0, space);
-    if (!scheme.equalsIgnoreCase(SCHEME)) {
-      throw UnauthenticatedException.withoutToken(UnauthenticatedException.UNSUPPORTED_SCHEME);
-    }
+    return space < 0 ? value : value.substring(0, space);
+  }
+
+  /** What follows the scheme and its spaces. */
+  private static String token(String header) {
+    String value = header.strip();
+    int space = value.indexOf(' ');
     int start = space < 0 ? value.length() : space;
     while (start < value.length() && value.charAt(start) == ' ') {
       start++;
@@ -524,6 +699,8 @@ public final class BearerVerifier {
     private Provider provider;
     private RevocationFeed revocations;
     private boolean bindingRequired;
+    private int dpopReplayCacheSize = DpopReplays.DEFAULT_MAX_ENTRIES;
+    private DpopNonces dpopNonces;
 
     private Builder() {}
 
@@ -638,6 +815,33 @@ public final class BearerVerifier {
      */
     public Builder requireCertificateBinding(boolean required) {
       this.bindingRequired = required;
+      return this;
+    }
+
+    /**
+     * How many DPoP proofs' {@code jti}s are remembered at most, each until its proof is too old to
+     * be taken (about 70 seconds); default {@link DpopReplays#DEFAULT_MAX_ENTRIES}, some 20 MB when
+     * full. When full, new proofs are refused ({@code invalid_dpop_proof}, "try again shortly")
+     * rather than a remembered one forgotten, which would let it be replayed.
+     *
+     * @param proofs one or more
+     */
+    public Builder dpopReplayCacheSize(int proofs) {
+      if (proofs < 1) {
+        throw new IllegalArgumentException("the DPoP replay cache needs room for one proof");
+      }
+      this.dpopReplayCacheSize = proofs;
+      return this;
+    }
+
+    /**
+     * Asks every DPoP proof for a server nonce (RFC 9449 §9): one {@code nonces} gives out and
+     * still takes. A proof without it is refused with {@code use_dpop_nonce}, and every refusal
+     * gives the current nonce in {@code DPoP-Nonce}. Off by default. For one node, {@link
+     * DpopNonces#random}; for nodes behind one name, the same key on each.
+     */
+    public Builder dpopNonces(DpopNonces nonces) {
+      this.dpopNonces = Objects.requireNonNull(nonces, "nonces");
       return this;
     }
 

@@ -19,7 +19,8 @@ import java.util.List;
  * sub} or {@code jti} that is not a string makes the token invalid at once; a claim of ours with
  * the wrong type ({@code scopes} not an array of strings, say) is kept and reported by {@link
  * #verifiedToken()}, after the time and the issuer, so a genuine expired token is still "token
- * expired". A {@code cnf} of any shape but RFC 8705's is the first kind ({@link #confirmation}).
+ * expired". A {@code cnf} of any shape but RFC 8705's and RFC 9449's is the first kind ({@link
+ * #confirmation}).
  */
 final class TokenClaims {
   String issuer;
@@ -43,8 +44,11 @@ final class TokenClaims {
   Long notBefore;
   Long issuedAt;
 
-  /** {@code cnf}'s {@code x5t#S256} (RFC 8705 §3.1), or null when the token has no {@code cnf}. */
+  /** {@code cnf}'s {@code x5t#S256} (RFC 8705 §3.1), or null when it names none. */
   String certificateThumbprint;
+
+  /** {@code cnf}'s {@code jkt} (RFC 9449 §6.1), or null when it names none. */
+  String keyThumbprint;
 
   /** The first claim of ours with a wrong type, reported by {@link #verifiedToken()}. */
   private String wrongType;
@@ -139,7 +143,7 @@ final class TokenClaims {
             yield 1 << 12;
           }
           case "cnf" -> {
-            certificateThumbprint = confirmation(json, value);
+            confirmation(json, value);
             yield 1 << 13;
           }
           default -> {
@@ -269,35 +273,41 @@ final class TokenClaims {
 
   /**
    * {@code cnf} (RFC 7800 §3.1), read strictly since it decides who may use the token: an object
-   * whose one member is {@code x5t#S256} (RFC 8705 §3.1), a thumbprint of {@link
-   * CertificateThumbprint}'s shape. Anything else makes the token invalid at once: {@code null},
-   * another type, an empty object, a thumbprint of another shape, and any other member ({@code jkt}
-   * of DPoP, {@code jwk}, {@code kid}...), since a token bound to a key this verifier cannot check
-   * must not pass as unbound.
+   * whose members are {@code x5t#S256} (RFC 8705 §3.1), {@code jkt} (RFC 9449 §6.1) or both, each
+   * once, each a base64url SHA-256 thumbprint of 43 characters ({@link
+   * CertificateThumbprint#decoded}). Anything else makes the token invalid at once: {@code null},
+   * another type, an empty object, a thumbprint of another shape, and any other member ({@code
+   * jwk}, {@code kid}...), since a token bound to a key this verifier cannot check must not pass as
+   * unbound.
    */
-  private static String confirmation(JsonParser json, JsonToken value) throws IOException {
+  private void confirmation(JsonParser json, JsonToken value) throws IOException {
     if (value != JsonToken.START_OBJECT) {
       throw UnauthenticatedException.invalid("cnf is not an object");
     }
-    String thumbprint = null;
+    boolean named = false;
     for (String method = json.nextFieldName(); method != null; method = json.nextFieldName()) {
       JsonToken member = json.nextToken();
-      if (!method.equals("x5t#S256")) {
+      if (!method.equals("x5t#S256") && !method.equals("jkt")) {
         throw UnauthenticatedException.invalid("cnf." + method + " is a binding not checked here");
-      }
-      if (thumbprint != null) {
-        throw UnauthenticatedException.invalid("cnf.x5t#S256 is named twice");
       }
       if (member != JsonToken.VALUE_STRING
           || CertificateThumbprint.decoded(json.getText()) == null) {
-        throw UnauthenticatedException.invalid("cnf.x5t#S256 is not a SHA-256 thumbprint");
+        throw UnauthenticatedException.invalid("cnf." + method + " is not a SHA-256 thumbprint");
       }
-      thumbprint = json.getText();
+      boolean certificate = method.equals("x5t#S256");
+      if ((certificate ? certificateThumbprint : keyThumbprint) != null) {
+        throw UnauthenticatedException.invalid("cnf." + method + " is named twice");
+      }
+      if (certificate) {
+        certificateThumbprint = json.getText();
+      } else {
+        keyThumbprint = json.getText();
+      }
+      named = true;
     }
-    if (thumbprint == null) {
+    if (!named) {
       throw UnauthenticatedException.invalid("cnf names no confirmation method");
     }
-    return thumbprint;
   }
 
   private void wrong(String reason) {

@@ -24,6 +24,7 @@ public final class VerifiedToken {
   private final Instant issuedAt;
   private final String tokenId;
   private final String certificateThumbprint;
+  private final String keyThumbprint;
 
   private VerifiedToken(TokenClaims claims) {
     subject = claims.subject;
@@ -41,6 +42,7 @@ public final class VerifiedToken {
     issuedAt = claims.issuedAt == null ? null : Instant.ofEpochSecond(claims.issuedAt);
     tokenId = claims.tokenId;
     certificateThumbprint = claims.certificateThumbprint;
+    keyThumbprint = claims.keyThumbprint;
   }
 
   /** The typed view of verified claims, which have an {@code exp}, an {@code iss} and a client. */
@@ -116,6 +118,15 @@ public final class VerifiedToken {
    */
   public Optional<String> certificateThumbprint() {
     return Optional.ofNullable(certificateThumbprint);
+  }
+
+  /**
+   * {@code cnf.jkt}: the JWK SHA-256 thumbprint (RFC 7638) of the key the token is bound to (RFC
+   * 9449 §6.1), whose DPoP proof must come with every use; empty for a token not bound so. {@link
+   * BearerVerifier} has checked the request's proof against it already.
+   */
+  public Optional<String> keyThumbprint() {
+    return Optional.ofNullable(keyThumbprint);
   }
 
   /**

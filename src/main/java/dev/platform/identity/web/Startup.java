@@ -304,7 +304,12 @@ public class Startup implements ServletContextListener {
 
     AdminAuth adminAuth =
         new AdminAuth(
-            verifier, accounts, audit, settings.accounts().managerGrantableScopes(), revocations);
+            settings.tokens().issuer(),
+            verifier,
+            accounts,
+            audit,
+            settings.accounts().managerGrantableScopes(),
+            revocations);
     Console console =
         new Console(
             new ServiceAccountsResource(

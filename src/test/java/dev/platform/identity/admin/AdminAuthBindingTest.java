@@ -13,6 +13,7 @@ import dev.platform.identity.db.TestDatabases;
 import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.tls.BoundCaller;
 import dev.platform.identity.verify.BearerCheck;
+import dev.platform.identity.verify.TestTokens;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.lang.reflect.Proxy;
 import java.security.cert.X509Certificate;
@@ -39,6 +40,7 @@ class AdminAuthBindingTest {
   private final Database database = TestDatabases.h2();
   private final AdminAuth auth =
       new AdminAuth(
+          java.net.URI.create(ISSUER),
           CALLER.verifier(),
           CALLER.accounts(database),
           new AuditLog(CLOCK),
@@ -68,7 +70,9 @@ class AdminAuthBindingTest {
               () -> auth.admit(request(properties(presented)), BOUND, List.of(AdminAuth.ADMIN)));
 
       assertEquals(401, refused.status());
-      assertEquals(Optional.of("Bearer error=\"invalid_token\""), refused.challenge());
+      assertEquals(
+          Optional.of("Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE),
+          refused.challenge());
     }
   }
 
@@ -105,6 +109,7 @@ class AdminAuthBindingTest {
             (proxy, method, args) ->
                 switch (method.getName()) {
                   case "getUriInfo" -> uri;
+                  case "getMethod" -> "GET";
                   case "getProperty" -> properties.get((String) args[0]);
                   case "setProperty" -> properties.put((String) args[0], args[1]);
                   default -> null;

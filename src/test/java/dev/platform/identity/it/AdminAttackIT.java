@@ -332,7 +332,9 @@ class AdminAttackIT {
       HttpResponse<String> none = send(endpoint, path, null);
       assertRefused(none, Set.of(401), what + " with no token");
       assertEquals(
-          "Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""), "RFC 6750 §3.1");
+          "Bearer, DPoP algs=\"ES256 RS256 PS256\"",
+          none.headers().firstValue("WWW-Authenticate").orElse(""),
+          "RFC 6750 §3.1, RFC 9449 §7.1");
       for (String bad :
           List.of(
               "garbage",
@@ -1096,7 +1098,9 @@ class AdminAttackIT {
       String b = body == null ? " (no body)" : " " + body;
       HttpResponse<String> none = rotate(path, null, body);
       assertRotationRefused(none, Set.of(401), "POST " + path + " no token" + b);
-      assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""));
+      assertEquals(
+          "Bearer, DPoP algs=\"ES256 RS256 PS256\"",
+          none.headers().firstValue("WWW-Authenticate").orElse(""));
       for (String bad : List.of("garbage", "a.b.c", weak + "x", "Bearer " + weak)) {
         assertRotationRefused(
             rotate(path, bad, body), Set.of(401), "POST " + path + " wrong token" + b);

@@ -101,13 +101,16 @@ class AdminIT {
                     .build()));
     for (HttpResponse<String> response : withoutToken) {
       message(response, 401);
-      // RFC 6750 §3.1: no error code when the request carried no bearer credentials.
-      assertEquals("Bearer", response.headers().firstValue("WWW-Authenticate").orElse(null));
+      // RFC 6750 §3.1: no error code when the request carried no bearer credentials; RFC 9449
+      // §7.1: DPoP is offered too.
+      assertEquals(
+          "Bearer, DPoP algs=\"ES256 RS256 PS256\"",
+          response.headers().firstValue("WWW-Authenticate").orElse(null));
     }
     HttpResponse<String> badToken = call("GET", "/service-accounts", "not.a.jwt", null);
     message(badToken, 401);
     assertEquals(
-        "Bearer error=\"invalid_token\"",
+        "Bearer error=\"invalid_token\", DPoP algs=\"ES256 RS256 PS256\"",
         badToken.headers().firstValue("WWW-Authenticate").orElse(null));
     // A path that routes nowhere is a 404 in SPEC 7.2's shape, token or not.
     message(call("GET", "/no/such/thing", null, null), 404);

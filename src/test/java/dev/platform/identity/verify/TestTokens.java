@@ -33,6 +33,9 @@ public final class TestTokens {
   public static final Instant EXPIRES_AT = ISSUED_AT.plus(Duration.ofHours(24));
   public static final List<String> SCOPES = List.of("catalog:products.view", "marketing:*");
 
+  /** What follows the Bearer challenge of a filter, which takes DPoP too (RFC 9449 §7.1). */
+  public static final String DPOP_CHALLENGE = ", DPoP algs=\"ES256 RS256 PS256\"";
+
   /** A header as the issuer writes it, for tokens written by hand. */
   public static final String HEADER_JSON =
       "{\"alg\":\"RS256\",\"kid\":\"" + KID + "\",\"typ\":\"JWT\"}";

@@ -3,6 +3,7 @@ package dev.platform.identity.verify.jaxrs;
 import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.ClientPrincipal;
+import dev.platform.identity.verify.DpopRequest;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import java.lang.reflect.Method;
+import java.net.URI;
 import java.security.Principal;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -38,12 +40,13 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A passed request carries the {@code VerifiedToken} in the property {@link #VERIFIED_TOKEN},
  * and its {@code SecurityContext} has a {@link ClientPrincipal} named for the client id, {@code
- * isUserInRole(scope)} answering {@code VerifiedToken.hasScope(scope)}, the scheme {@code
- * "Bearer"}, and {@code isSecure()} as before. Any other request is aborted with the same answer as
- * the servlet filter's: 401 or 403 with the {@code WWW-Authenticate} challenge and SPEC 7.2's
- * {@code {success: false, message}}, or 503 when the token could not be checked ({@link
- * BearerCheck#of}). Revoked tokens are refused when the verifier was given the issuer's revocation
- * feed ({@code BearerVerifier.Builder.revocations}); the filter has no configuration of its own.
+ * isUserInRole(scope)} answering {@code VerifiedToken.hasScope(scope)}, the scheme {@code "Bearer"}
+ * ({@code "DPoP"} for a DPoP-bound token), and {@code isSecure()} as before. Any other request is
+ * aborted with the same answer as the servlet filter's: 401 or 403 with the {@code
+ * WWW-Authenticate} challenge and SPEC 7.2's {@code {success: false, message}}, or 503 when the
+ * token could not be checked ({@link BearerCheck#of}). Revoked tokens are refused when the verifier
+ * was given the issuer's revocation feed ({@code BearerVerifier.Builder.revocations}); the filter
+ * has no configuration of its own.
  *
  * <p>The token's binding to the client certificate is checked too (RFC 8705 §3): the certificate is
  * the first of the request property {@link BearerCheck#CERTIFICATE_ATTRIBUTE}, which Jersey on a
@@ -51,19 +54,43 @@ import java.util.concurrent.ConcurrentHashMap;
  * or a trusted proxy's header through Tomcat's {@code SSLValve}). A token bound to another
  * certificate, or presented without one, is refused with 401 {@code invalid_token}; a verifier
  * built with {@code requireCertificateBinding(true)} refuses unbound tokens too.
+ *
+ * <p>DPoP (RFC 9449 §7) is taken too, as by the servlet filter: {@code Authorization: DPoP <token>}
+ * with one {@code DPoP} header whose proof names the request's method and URI ({@link
+ * BearerVerifier#verify(String, DpopRequest, X509Certificate, java.util.Collection)}). The URI is
+ * the request URI as the runtime rebuilt it from the {@code Host} header, unless the API's external
+ * base URLs are given ({@link #BearerTokenFilter(BearerVerifier, List)}, {@link
+ * DpopRequest#target}).
  */
 @Priority(Priorities.AUTHENTICATION)
 public final class BearerTokenFilter implements ContainerRequestFilter {
   /** The request property that holds the {@code VerifiedToken} of a passed request. */
   public static final String VERIFIED_TOKEN = BearerCheck.VERIFIED_TOKEN;
 
+  /** What a request without a proof names: it is refused for that whatever it names. */
+  private static final URI NO_TARGET = URI.create("https://no-dpop-proof.invalid/");
+
   private final BearerVerifier verifier;
+  private final List<URI> dpopBaseUrls;
 
   @Context private ResourceInfo resource;
 
-  /** A filter that checks tokens with {@code verifier}. */
+  /** A filter that checks tokens with {@code verifier}; DPoP proofs name the request URI. */
   public BearerTokenFilter(BearerVerifier verifier) {
+    this(verifier, List.of());
+  }
+
+  /**
+   * A filter that checks tokens with {@code verifier}, whose DPoP proofs name the request's path
+   * under one of {@code dpopBaseUrls} ({@link DpopRequest#target}).
+   *
+   * @param dpopBaseUrls the API's external base URLs, such as {@code https://api.example.com};
+   *     empty for the request URI
+   * @throws IllegalArgumentException when a base URL has a path, query or fragment
+   */
+  public BearerTokenFilter(BearerVerifier verifier, List<URI> dpopBaseUrls) {
     this.verifier = Objects.requireNonNull(verifier, "verifier");
+    this.dpopBaseUrls = dpopBaseUrls.stream().map(DpopRequest::base).toList();
   }
 
   @Override
@@ -75,8 +102,17 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
     List<String> headers = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
     X509Certificate certificate =
         BearerCheck.presentedCertificate(request.getProperty(BearerCheck.CERTIFICATE_ATTRIBUTE));
+    List<String> proofs = request.getHeaders().get("DPoP");
+    DpopRequest dpop =
+        proofs == null || proofs.isEmpty()
+            ? new DpopRequest(List.of(), request.getMethod(), NO_TARGET)
+            : new DpopRequest(
+                proofs,
+                request.getMethod(),
+                DpopRequest.target(dpopBaseUrls, request.getUriInfo().getRequestUri()));
     BearerCheck check =
-        BearerCheck.of(verifier, headers == null ? List.of() : headers, certificate, scopes.get());
+        BearerCheck.of(
+            verifier, headers == null ? List.of() : headers, dpop, certificate, scopes.get());
     if (check instanceof BearerCheck.Passed passed) {
       request.setProperty(VERIFIED_TOKEN, passed.token());
       boolean secure = request.getSecurityContext().isSecure();
@@ -177,7 +213,7 @@ public final class BearerTokenFilter implements ContainerRequestFilter {
 
     @Override
     public String getAuthenticationScheme() {
-      return "Bearer";
+      return principal.token().keyThumbprint().isPresent() ? "DPoP" : "Bearer";
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.platform.identity.verify.servlet;
 import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.ClientPrincipal;
+import dev.platform.identity.verify.DpopRequest;
 import dev.platform.identity.verify.RemotePublicKeys;
 import dev.platform.identity.verify.RevocationFeed;
 import jakarta.servlet.Filter;
@@ -32,8 +33,9 @@ import java.util.Objects;
  * A servlet filter that passes on only requests whose bearer token {@link BearerVerifier} accepts
  * with the required scopes (SPEC 5.4). A passed request carries the {@code VerifiedToken} in the
  * attribute {@link #VERIFIED_TOKEN}, and its {@code getUserPrincipal()} is a {@link
- * ClientPrincipal} named for the client id, {@code getAuthType()} is {@code "Bearer"} and {@code
- * isUserInRole(scope)} answers {@code VerifiedToken.hasScope(scope)}.
+ * ClientPrincipal} named for the client id, {@code getAuthType()} is {@code "Bearer"} ({@code
+ * "DPoP"} for a DPoP-bound token) and {@code isUserInRole(scope)} answers {@code
+ * VerifiedToken.hasScope(scope)}.
  *
  * <p>Any other request is answered here and goes no further: 401 or 403 with the {@code
  * WWW-Authenticate} challenge and SPEC 7.2's {@code {success: false, message}}, or 503 when the
@@ -55,7 +57,17 @@ import java.util.Objects;
  * trusted proxy's header through Tomcat's {@code SSLValve} sets it; otherwise 401 {@code
  * invalid_token}. With the init-param {@code requireCertificateBinding} set to {@code true}, an
  * unbound token is refused too ({@code BearerVerifier.Builder.requireCertificateBinding} for a
- * filter made with a verifier). Thread-safe once initialized.
+ * filter made with a verifier).
+ *
+ * <p>DPoP (RFC 9449 §7) is taken too: {@code Authorization: DPoP <token>} with one {@code DPoP}
+ * header whose proof names the request's method and URI ({@link BearerVerifier#verify(String,
+ * DpopRequest, X509Certificate, java.util.Collection)}); a token bound to a key is refused as
+ * {@code Bearer}, and every refusal's challenge names {@code DPoP algs="ES256 RS256 PS256"}. The
+ * URI a proof must name is the request URL as the container rebuilds it from the {@code Host}
+ * header, unless the API's external base URLs are given ({@link DpopRequest#target}: the init-param
+ * {@code dpopBaseUrls}, such as {@code https://api.example.com}, several separated by spaces or
+ * commas, or the constructor's list); behind a proxy that terminates TLS or rewrites the host, give
+ * them, or every proof is refused. Thread-safe once initialized.
  */
 public final class BearerTokenFilter implements Filter {
   /** The request attribute that holds the {@code VerifiedToken} of a passed request. */
@@ -85,8 +97,21 @@ public final class BearerTokenFilter implements Filter {
    */
   public static final String REQUIRE_BINDING_PARAM = "requireCertificateBinding";
 
+  /**
+   * The init-param listing the API's external base URLs, which DPoP proofs name ({@link
+   * DpopRequest#target}): separated by spaces or commas; default the request URL.
+   */
+  public static final String DPOP_BASE_URLS_PARAM = "dpopBaseUrls";
+
+  /**
+   * What a proof must name when the request has none (refused for that anyway) or its URL is no
+   * URI: no proof names it.
+   */
+  private static final URI NO_TARGET = URI.create("https://request-url-not-a-uri.invalid/");
+
   private BearerVerifier verifier;
   private List<String> requiredScopes;
+  private List<URI> dpopBaseUrls = List.of();
 
   /** The feed this filter made from its init-params, closed with it; null otherwise. */
   private RevocationFeed revocations;
@@ -100,8 +125,23 @@ public final class BearerTokenFilter implements Filter {
    * @param requiredScopes scopes every request needs, all of them; may be empty
    */
   public BearerTokenFilter(BearerVerifier verifier, Collection<String> requiredScopes) {
+    this(verifier, requiredScopes, List.of());
+  }
+
+  /**
+   * A filter that checks with {@code verifier}, whose DPoP proofs name the request's path under one
+   * of {@code dpopBaseUrls} ({@link DpopRequest#target}); its init-params, if any, are ignored.
+   *
+   * @param requiredScopes scopes every request needs, all of them; may be empty
+   * @param dpopBaseUrls the API's external base URLs, such as {@code https://api.example.com};
+   *     empty for the request URL
+   * @throws IllegalArgumentException when a base URL has a path, query or fragment
+   */
+  public BearerTokenFilter(
+      BearerVerifier verifier, Collection<String> requiredScopes, List<URI> dpopBaseUrls) {
     this.verifier = Objects.requireNonNull(verifier, "verifier");
     this.requiredScopes = List.copyOf(requiredScopes);
+    this.dpopBaseUrls = dpopBaseUrls.stream().map(DpopRequest::base).toList();
   }
 
   /**
@@ -135,6 +175,15 @@ public final class BearerTokenFilter implements Filter {
     }
     verifier = builder.build();
     requiredScopes = scopes(config.getInitParameter(SCOPES_PARAM));
+    try {
+      dpopBaseUrls =
+          scopes(config.getInitParameter(DPOP_BASE_URLS_PARAM)).stream()
+              .map(URI::create)
+              .map(DpopRequest::base)
+              .toList();
+    } catch (IllegalArgumentException e) {
+      throw new ServletException("init-param " + DPOP_BASE_URLS_PARAM + ": " + e.getMessage(), e);
+    }
   }
 
   /** The feed the init-params ask for, polled once already; null when they ask for none. */
@@ -212,12 +261,25 @@ public final class BearerTokenFilter implements Filter {
     List<String> headers = headers(http.getHeaders("Authorization"));
     X509Certificate certificate =
         BearerCheck.presentedCertificate(http.getAttribute(BearerCheck.CERTIFICATE_ATTRIBUTE));
-    BearerCheck check = BearerCheck.of(verifier, headers, certificate, requiredScopes);
+    List<String> proofs = headers(http.getHeaders("DPoP"));
+    DpopRequest dpop =
+        new DpopRequest(
+            proofs, String.valueOf(http.getMethod()), proofs.isEmpty() ? NO_TARGET : target(http));
+    BearerCheck check = BearerCheck.of(verifier, headers, dpop, certificate, requiredScopes);
     if (check instanceof BearerCheck.Passed passed) {
       http.setAttribute(VERIFIED_TOKEN, passed.token());
       chain.doFilter(new TokenRequest(http, passed.principal()), response);
     } else {
       refuse(answer, (BearerCheck.Refused) check);
+    }
+  }
+
+  /** The URI the request's DPoP proof must name ({@link DpopRequest#target}). */
+  private URI target(HttpServletRequest http) {
+    try {
+      return DpopRequest.target(dpopBaseUrls, URI.create(String.valueOf(http.getRequestURL())));
+    } catch (IllegalArgumentException e) {
+      return NO_TARGET;
     }
   }
 
@@ -262,7 +324,7 @@ public final class BearerTokenFilter implements Filter {
 
     @Override
     public String getAuthType() {
-      return "Bearer";
+      return principal.token().keyThumbprint().isPresent() ? "DPoP" : "Bearer";
     }
 
     /** A role is a scope the token covers; {@code "**"} is any authenticated caller (Servlet 6). */

@@ -104,7 +104,9 @@ class BearerTokenFilterBindingTest {
 
   private static void assertRefused(Answer answer, String message) {
     assertEquals(401, answer.status(), answer.body());
-    assertEquals("Bearer error=\"invalid_token\"", answer.header("WWW-Authenticate"));
+    assertEquals(
+        "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE,
+        answer.header("WWW-Authenticate"));
     assertEquals("{\"success\":false,\"message\":\"" + message + "\"}", answer.body());
   }
 

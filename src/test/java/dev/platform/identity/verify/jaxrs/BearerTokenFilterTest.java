@@ -120,20 +120,30 @@ class BearerTokenFilterTest {
   }
 
   private static String denied(String scope) {
-    return "Bearer error=\"insufficient_scope\", scope=\"" + scope + "\"";
+    return "Bearer error=\"insufficient_scope\", scope=\""
+        + scope
+        + "\""
+        + TestTokens.DPOP_CHALLENGE;
   }
 
   @Test
   void whenNoAuthorizationHeaderThen401WithABareChallenge() throws IOException {
     assertRefused(
-        tomcat.get("/api/catalog/products"), 401, "Bearer", "missing Authorization header");
+        tomcat.get("/api/catalog/products"),
+        401,
+        "Bearer" + TestTokens.DPOP_CHALLENGE,
+        "missing Authorization header");
   }
 
   @Test
   void whenBasicSchemeThen401() throws IOException {
     Answer answer = tomcat.get("/api/catalog/products", "Authorization: Basic YWxpY2U6c2VjcmV0");
 
-    assertRefused(answer, 401, "Bearer", "unsupported authorization scheme: use Bearer");
+    assertRefused(
+        answer,
+        401,
+        "Bearer" + TestTokens.DPOP_CHALLENGE,
+        "unsupported authorization scheme: use Bearer or DPoP");
   }
 
   @Test
@@ -142,7 +152,8 @@ class BearerTokenFilterTest {
 
     Answer answer = tomcat.get("/api/catalog/products", "Authorization: Bearer " + forged);
 
-    assertRefused(answer, 401, "Bearer error=\"invalid_token\"", "invalid token");
+    assertRefused(
+        answer, 401, "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE, "invalid token");
   }
 
   @Test
@@ -151,7 +162,8 @@ class BearerTokenFilterTest {
         tomcat.get(
             "/api/catalog/products", bearer(serviceAccount().expiration(secondsFromNow(-61))));
 
-    assertRefused(answer, 401, "Bearer error=\"invalid_token\"", "token expired");
+    assertRefused(
+        answer, 401, "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE, "token expired");
   }
 
   @Test
@@ -160,7 +172,8 @@ class BearerTokenFilterTest {
         tomcat.get(
             "/api/catalog/products", bearer(serviceAccount().issuer("https://evil.example")));
 
-    assertRefused(answer, 401, "Bearer error=\"invalid_token\"", "invalid token");
+    assertRefused(
+        answer, 401, "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE, "invalid token");
   }
 
   @Test
@@ -177,7 +190,10 @@ class BearerTokenFilterTest {
     Answer answer = tomcat.get("/api/catalog/products", good, good);
 
     assertRefused(
-        answer, 401, "Bearer error=\"invalid_token\"", "more than one Authorization header");
+        answer,
+        401,
+        "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE,
+        "more than one Authorization header");
   }
 
   @Test
@@ -230,7 +246,11 @@ class BearerTokenFilterTest {
 
   @Test
   void whenTheClassIsAnnotatedThenEveryMethodNeedsItsScope() throws IOException {
-    assertRefused(tomcat.get("/api/orders"), 401, "Bearer", "missing Authorization header");
+    assertRefused(
+        tomcat.get("/api/orders"),
+        401,
+        "Bearer" + TestTokens.DPOP_CHALLENGE,
+        "missing Authorization header");
     assertEquals(200, tomcat.get("/api/orders", bearerWithScopes("orders:read")).status());
   }
 

@@ -212,7 +212,9 @@ class BearerTokenFilterBindingTest {
     void assertRefused(String message) {
       assertEquals(false, passed);
       assertEquals(401, status);
-      assertEquals("Bearer error=\"invalid_token\"", headers.get("WWW-Authenticate"));
+      assertEquals(
+          "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE,
+          headers.get("WWW-Authenticate"));
       assertEquals(
           "{\"success\":false,\"message\":\"" + message + "\"}",
           body.toString(StandardCharsets.UTF_8));

@@ -147,14 +147,22 @@ class BearerTokenFilterTest {
 
   @Test
   void whenNoAuthorizationHeaderThen401WithABareChallenge() throws IOException {
-    assertRefused(tomcat.get("/api/products"), 401, "Bearer", "missing Authorization header");
+    assertRefused(
+        tomcat.get("/api/products"),
+        401,
+        "Bearer" + TestTokens.DPOP_CHALLENGE,
+        "missing Authorization header");
   }
 
   @Test
   void whenBasicSchemeThen401() throws IOException {
     Answer answer = tomcat.get("/api/products", "Authorization: Basic YWxpY2U6c2VjcmV0");
 
-    assertRefused(answer, 401, "Bearer", "unsupported authorization scheme: use Bearer");
+    assertRefused(
+        answer,
+        401,
+        "Bearer" + TestTokens.DPOP_CHALLENGE,
+        "unsupported authorization scheme: use Bearer or DPoP");
   }
 
   @Test
@@ -163,7 +171,8 @@ class BearerTokenFilterTest {
 
     Answer answer = tomcat.get("/api/products", "Authorization: Bearer " + forged);
 
-    assertRefused(answer, 401, "Bearer error=\"invalid_token\"", "invalid token");
+    assertRefused(
+        answer, 401, "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE, "invalid token");
   }
 
   @Test
@@ -171,7 +180,8 @@ class BearerTokenFilterTest {
     Answer answer =
         tomcat.get("/api/products", bearer(serviceAccount().expiration(secondsFromNow(-61))));
 
-    assertRefused(answer, 401, "Bearer error=\"invalid_token\"", "token expired");
+    assertRefused(
+        answer, 401, "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE, "token expired");
   }
 
   @Test
@@ -179,7 +189,8 @@ class BearerTokenFilterTest {
     Answer answer =
         tomcat.get("/api/products", bearer(serviceAccount().issuer("https://evil.example")));
 
-    assertRefused(answer, 401, "Bearer error=\"invalid_token\"", "invalid token");
+    assertRefused(
+        answer, 401, "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE, "invalid token");
   }
 
   @Test
@@ -191,7 +202,7 @@ class BearerTokenFilterTest {
     assertRefused(
         answer,
         403,
-        "Bearer error=\"insufficient_scope\", scope=\"" + VIEW + "\"",
+        "Bearer error=\"insufficient_scope\", scope=\"" + VIEW + "\"" + TestTokens.DPOP_CHALLENGE,
         "insufficient scope: requires " + VIEW);
   }
 
@@ -202,7 +213,10 @@ class BearerTokenFilterTest {
     Answer answer = tomcat.get("/api/products", good, good);
 
     assertRefused(
-        answer, 401, "Bearer error=\"invalid_token\"", "more than one Authorization header");
+        answer,
+        401,
+        "Bearer error=\"invalid_token\"" + TestTokens.DPOP_CHALLENGE,
+        "more than one Authorization header");
   }
 
   @Test
@@ -283,7 +297,8 @@ class BearerTokenFilterTest {
     assertRefused(
         refused,
         403,
-        "Bearer error=\"insufficient_scope\", scope=\"marketing:campaigns.edit\"",
+        "Bearer error=\"insufficient_scope\", scope=\"marketing:campaigns.edit\""
+            + TestTokens.DPOP_CHALLENGE,
         "insufficient scope: requires marketing:campaigns.edit");
   }
 
