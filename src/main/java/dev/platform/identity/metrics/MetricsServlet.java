@@ -7,6 +7,7 @@ import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.verify.BearerCheck;
 import dev.platform.identity.verify.BearerTokenException;
 import dev.platform.identity.verify.BearerVerifier;
+import dev.platform.identity.verify.DpopRequest;
 import dev.platform.identity.verify.UnauthenticatedException;
 import dev.platform.identity.verify.VerifiedToken;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,16 +15,20 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * {@code GET /metrics}: the registry in Prometheus' text format (version 0.0.4). Registered at that
- * exact path only, so the container decides what reaches it. With a verifier, only a bearer token
- * of this service carrying {@link #SCOPE} does (401 without a good token, 403 without the scope,
- * RFC 6750 §3); without one (setting {@code open}), anyone.
+ * exact path only, so the container decides what reaches it. With a verifier, only a token of this
+ * service carrying {@link #SCOPE} does (401 without a good token, 403 without the scope, RFC 6750
+ * §3): a bearer token, or a DPoP-bound one with its proof for {@code {issuer}/metrics} (RFC 9449
+ * §7, the URL as published, as {@code /admin/v1} judges it); without one (setting {@code open}),
+ * anyone.
  */
 public final class MetricsServlet extends HttpServlet {
   /** The catalog scope that reads /metrics. */
@@ -38,6 +43,7 @@ public final class MetricsServlet extends HttpServlet {
   private final transient BearerVerifier verifier;
   private final transient ServiceAccounts accounts;
   private final transient Revocations revocations;
+  private final transient URI dpopTarget;
 
   /**
    * @param verifier checks the caller's token; null for {@code open} access
@@ -45,13 +51,18 @@ public final class MetricsServlet extends HttpServlet {
    *     asks: a deactivated scraper stops reading at once
    * @param revocations the revoked tokens (issue 38), refused as the administration API refuses
    *     them: a revoked scraper token stops reading at once, not at its exp
+   * @param issuer the service's published URL: a DPoP proof must name {@code {issuer}/metrics}
    */
   public MetricsServlet(
       PrometheusMeterRegistry registry,
       BearerVerifier verifier,
       ServiceAccounts accounts,
-      Revocations revocations) {
+      Revocations revocations,
+      URI issuer) {
     this.registry = registry;
+    String base = issuer.toString();
+    this.dpopTarget =
+        URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + PATH);
     this.verifier = verifier;
     this.accounts = accounts;
     this.revocations = revocations;
@@ -66,7 +77,12 @@ public final class MetricsServlet extends HttpServlet {
             BearerCheck.presentedCertificate(
                 request.getAttribute(BearerCheck.CERTIFICATE_ATTRIBUTE));
         VerifiedToken token =
-            verifier.verify(request.getHeader("Authorization"), certificate, List.of(SCOPE));
+            verifier.verify(
+                request.getHeader("Authorization"),
+                new DpopRequest(
+                    Collections.list(request.getHeaders("DPoP")), request.getMethod(), dpopTarget),
+                certificate,
+                List.of(SCOPE));
         if (revocations.isRevoked(
             token.clientId(), token.tokenId().orElse(null), token.issuedAt().orElse(null))) {
           throw new UnauthenticatedException("the token has been revoked");

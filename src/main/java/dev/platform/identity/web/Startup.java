@@ -429,7 +429,9 @@ public class Startup implements ServletContextListener {
           settings.operations().metricsAccess() == Settings.MetricsAccess.TOKEN ? verifier : null;
       ServletRegistration.Dynamic metrics =
           context.addServlet(
-              "metrics", new MetricsServlet(registry, metricsVerifier, accounts, revocations));
+              "metrics",
+              new MetricsServlet(
+                  registry, metricsVerifier, accounts, revocations, settings.tokens().issuer()));
       metrics.setAsyncSupported(true);
       metrics.addMapping(MetricsServlet.PATH);
     }

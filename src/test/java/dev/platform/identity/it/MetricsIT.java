@@ -142,6 +142,43 @@ class MetricsIT {
   }
 
   /**
+   * Issue 40: a scraper whose token is DPoP-bound reads {@code /metrics} with a proof for {@code
+   * {issuer}/metrics}, and not with the token alone, as Bearer, or with the proof again.
+   */
+  @Test
+  void whenAScrapersTokenIsDpopBoundThenItReadsOnlyWithAFreshProof() throws Exception {
+    Client scraper = created(createAccount(adminToken(), "root", "\"identity:metrics\""));
+    java.security.KeyPairGenerator ec = java.security.KeyPairGenerator.getInstance("EC");
+    ec.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+    dev.platform.identity.client.TokenClient client =
+        dev.platform.identity.client.TokenClient.builder()
+            .baseUrl(URI.create(base.toString()))
+            .credentials(scraper.id(), scraper.secret())
+            .dpop(ec.generateKeyPair())
+            .build();
+    URI published = URI.create(Deployments.ISSUER + "/metrics");
+    URI target = URI.create(base.toString().replaceAll("/$", "") + "/metrics");
+    java.util.Map<String, String> headers = client.headersFor("GET", published);
+
+    HttpResponse<String> read = http().send(get(target, headers));
+    HttpResponse<String> replayed = http().send(get(target, headers));
+    HttpResponse<String> asBearer = metrics("/metrics", client.token());
+
+    assertEquals(200, read.statusCode(), read.body());
+    assertEquals(401, replayed.statusCode(), replayed.body());
+    assertTrue(
+        replayed.headers().firstValue("WWW-Authenticate").orElse("").contains("DPoP"),
+        replayed.headers().toString());
+    assertEquals(401, asBearer.statusCode(), asBearer.body());
+  }
+
+  static HttpRequest get(URI target, java.util.Map<String, String> headers) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(20));
+    headers.forEach(request::header);
+    return request.GET().build();
+  }
+
+  /**
    * Attack (issue 38): a scraper token that leaked is revoked by its client; it must stop reading
    * /metrics at once, as the administration API refuses a revoked token, not at its exp.
    */
@@ -177,7 +214,10 @@ class MetricsIT {
   void whenNoTokenOrABadOneThen401WithABearerChallenge() {
     HttpResponse<String> none = metrics("/metrics", null);
     assertEquals(401, none.statusCode(), none.body());
-    assertEquals("Bearer", none.headers().firstValue("WWW-Authenticate").orElse(""));
+    // RFC 9449 §7.1: both schemes offered, DPoP with the proof algorithms it takes.
+    assertEquals(
+        "Bearer, DPoP algs=\"ES256 RS256 PS256\"",
+        none.headers().firstValue("WWW-Authenticate").orElse(""));
     assertNoMetrics(none);
 
     HttpResponse<String> garbage = metrics("/metrics", "not.a.jwt");

@@ -35,7 +35,8 @@ class MetricsBindingTest {
           new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
           CALLER.verifier(),
           CALLER.accounts(database),
-          new Revocations(ISSUER, database.dataSource(), Duration.ofHours(24), CLOCK));
+          new Revocations(ISSUER, database.dataSource(), Duration.ofHours(24), CLOCK),
+          java.net.URI.create(ISSUER));
 
   @AfterEach
   void close() {
@@ -53,7 +54,9 @@ class MetricsBindingTest {
       CapturedResponse response = scrape(presented);
 
       assertEquals(401, response.status());
-      assertEquals("Bearer error=\"invalid_token\"", response.headers().get("WWW-Authenticate"));
+      assertEquals(
+          "Bearer error=\"invalid_token\", DPoP algs=\"ES256 RS256 PS256\"",
+          response.headers().get("WWW-Authenticate"));
     }
   }
 
@@ -67,6 +70,7 @@ class MetricsBindingTest {
                 (proxy, method, args) ->
                     switch (method.getName()) {
                       case "getHeader" -> "Authorization".equals(args[0]) ? BOUND : null;
+                      case "getHeaders" -> java.util.Collections.emptyEnumeration();
                       case "getMethod" -> "GET";
                       case "getAttribute" ->
                           BearerCheck.CERTIFICATE_ATTRIBUTE.equals(args[0]) && certificate != null
