@@ -92,14 +92,16 @@ final class Introspection implements ClientCallServlet.Work {
 
   /**
    * RFC 7662 §2.2: {@code active} first, then the token's own claims as it carries them (the
-   * signature proved them ours), {@code scope} and {@code token_type} as that section defines them.
+   * signature proved them ours, {@code cnf} among them when it is bound), {@code scope} and {@code
+   * token_type} as that section defines them: {@code DPoP} for a token bound to a DPoP key (RFC
+   * 9449 §6.2), else {@code Bearer}.
    */
   static Map<String, Object> active(String jwt, VerifiedToken token) {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("active", true);
     answer.putAll(claims(jwt));
     answer.put("scope", String.join(" ", token.scopes()));
-    answer.put("token_type", "Bearer");
+    answer.put("token_type", token.keyThumbprint().isPresent() ? "DPoP" : "Bearer");
     return answer;
   }
 

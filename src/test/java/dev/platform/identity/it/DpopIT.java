@@ -16,8 +16,12 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.SignedJWT;
 import com.nimbusds.oauth2.sdk.ClientCredentialsGrant;
 import com.nimbusds.oauth2.sdk.TokenErrorResponse;
+import com.nimbusds.oauth2.sdk.TokenIntrospectionRequest;
+import com.nimbusds.oauth2.sdk.TokenIntrospectionResponse;
+import com.nimbusds.oauth2.sdk.TokenIntrospectionSuccessResponse;
 import com.nimbusds.oauth2.sdk.TokenRequest;
 import com.nimbusds.oauth2.sdk.TokenResponse;
+import com.nimbusds.oauth2.sdk.TokenRevocationRequest;
 import com.nimbusds.oauth2.sdk.auth.ClientSecretBasic;
 import com.nimbusds.oauth2.sdk.auth.Secret;
 import com.nimbusds.oauth2.sdk.dpop.DefaultDPoPProofFactory;
@@ -60,13 +64,18 @@ class DpopIT {
 
   /** A new secret account: its client_id and secret. */
   String[] register() {
+    return register("marketing:*");
+  }
+
+  /** A new secret account with {@code scope}: its client_id and secret. */
+  String[] register(String scope) {
     HttpResponse<String> created =
         new Http(base)
             .admin(
                 "POST",
                 "/service-accounts",
                 new Http(base).adminToken(),
-                "{\"name\":\"dpop\",\"organization_id\":\"org-d\",\"scopes\":[\"marketing:*\"]}");
+                "{\"name\":\"dpop\",\"organization_id\":\"org-d\",\"scopes\":[\"" + scope + "\"]}");
     assertEquals(201, created.statusCode(), created.body());
     return new String[] {
       Http.json(created).get("client_id").asText(), Http.json(created).get("client_secret").asText()
@@ -159,6 +168,52 @@ class DpopIT {
     assertEquals(400, answer.statusCode(), answer.body());
     assertEquals("invalid_dpop_proof", Http.json(answer).get("error").asText());
     assertFalse(Http.json(answer).get("error_description").asText().isEmpty());
+  }
+
+  /**
+   * RFC 9449 §6.2 with the Nimbus SDK's introspection and revocation requests: a DPoP token
+   * introspects as active, of type DPoP, with its key's thumbprint; its client revokes it, and it
+   * introspects as inactive.
+   */
+  @Test
+  void whenADpopTokenIsIntrospectedThenItIsDpopWithItsKeyAndItsClientCanRevokeIt()
+      throws Exception {
+    String[] client = register();
+    ECKey key = new ECKeyGenerator(Curve.P_256).generate();
+    Nonce nonce = send(client, proof(key, null)).getDPoPNonce();
+    AccessToken token =
+        TokenResponse.parse(send(client, proof(key, nonce)))
+            .toSuccessResponse()
+            .getTokens()
+            .getAccessToken();
+    String[] introspector = register("identity:introspect");
+
+    TokenIntrospectionSuccessResponse active = introspect(introspector, token);
+    assertTrue(active.isActive());
+    assertEquals(AccessTokenType.DPOP, active.getTokenType());
+    assertEquals(key.computeThumbprint(), active.getJWKThumbprintConfirmation().getValue());
+
+    HTTPResponse revoked =
+        new TokenRevocationRequest(
+                URI.create(Deployments.ISSUER + "/oauth/revoke"), auth(client), token)
+            .toHTTPRequest()
+            .send();
+    assertEquals(200, revoked.getStatusCode(), revoked.getBody());
+    assertFalse(introspect(introspector, token).isActive());
+  }
+
+  static TokenIntrospectionSuccessResponse introspect(String[] introspector, AccessToken token)
+      throws Exception {
+    HTTPResponse answer =
+        new TokenIntrospectionRequest(
+                URI.create(Deployments.ISSUER + "/oauth/introspect"), auth(introspector), token)
+            .toHTTPRequest()
+            .send();
+    return TokenIntrospectionResponse.parse(answer).toSuccessResponse();
+  }
+
+  static ClientSecretBasic auth(String[] client) {
+    return new ClientSecretBasic(new ClientID(client[0]), new Secret(client[1]));
   }
 
   static String basic(String[] client) {

@@ -59,6 +59,35 @@ class IntrospectionAnswerTest {
   }
 
   @Test
+  void whenTheTokenIsDpopBoundThenItsTypeIsDpopAndItsCnfIsShown() throws Exception {
+    KeyPair key = rsa();
+    String jkt = "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs";
+    String payload =
+        "{\"iss\":\"https://id.example\",\"aud\":\"*\",\"sub\":\"c1\",\"client_id\":\"c1\","
+            + "\"jti\":\"j1\",\"iat\":"
+            + NOW.getEpochSecond()
+            + ",\"exp\":"
+            + NOW.plusSeconds(600).getEpochSecond()
+            + ",\"scopes\":[\"a:b.c\"],\"cnf\":{\"jkt\":\""
+            + jkt
+            + "\"}}";
+    String jwt = signed(payload, key);
+    VerifiedToken token =
+        BearerVerifier.builder()
+            .issuer("https://id.example")
+            .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+            .keyLocator(kid -> Optional.of(key.getPublic()))
+            .build()
+            .inspectToken(jwt);
+
+    JsonNode json = new ObjectMapper().valueToTree(Introspection.active(jwt, token));
+
+    // RFC 9449 §6.2: the resource server learns the binding and the type from introspection.
+    assertEquals("DPoP", json.get("token_type").asText());
+    assertEquals(jkt, json.path("cnf").path("jkt").asText());
+  }
+
+  @Test
   void whenInactiveThenExactlyActiveFalseAndNoStore() {
     TokenAnswer inactive = Introspection.inactive();
 
