@@ -72,6 +72,7 @@ public enum JwsAlgorithm {
    * Whether {@code signature} is {@code key}'s signature of {@code input} by this algorithm. An
    * ECDSA signature whose r or s is out of range is refused before any provider sees it ({@link
    * #ecdsaInRange}); a malformed signature, or a key this algorithm cannot use, proves nothing.
+   * RS256 and ES256 are verified by ACCP where it is usable ({@link Providers}), PS256 by the JDK.
    */
   public boolean verify(PublicKey key, byte[] input, byte[] signature) {
     if (isEcdsa()
@@ -79,7 +80,12 @@ public enum JwsAlgorithm {
       return false;
     }
     try {
-      Signature engine = engine();
+      Signature engine =
+          switch (this) {
+            case RS256 -> Signature.getInstance(jcaName, Providers.rsa());
+            case ES256 -> Signature.getInstance(jcaName, Providers.ecdsa());
+            case PS256 -> engine();
+          };
       engine.initVerify(key);
       engine.update(input);
       return engine.verify(signature);
