@@ -12,7 +12,8 @@
 # JJWT's parser, all on the same token.
 # Then the cache hit and the cold path again on 8 threads sharing one verifier. Prints the table
 # (docs/performance.md), with the issue's ratios, what a 99 % hit rate means per core and what the
-# revocation check and the certificate binding add to a hit. In process; about 8 minutes
+# revocation check and the certificate binding add to a hit. Then DpopVerifyBenchmark (issue 40):
+# a DPoP proof (ES256, RS256) per call beside a Bearer cache hit. In process; about 9 minutes
 # (--quick: about 2, with wide error bars). Raw JMH output and JSON go to
 # bench/results/verify-<UTC time>/.
 set -euo pipefail
@@ -31,3 +32,7 @@ jmh() { # jmh <benchmarks (a regular expression)> <JMH options...>
 jmh '.*' -t 1 -rff "$out/one-thread.json" | tee "$out/one-thread.txt"
 jmh '(hit|coldAccp)$' -t 8 -rff "$out/eight-threads.json" | tee "$out/eight-threads.txt"
 python3 bench/verify_report.py "$out/one-thread.json" "$out/eight-threads.json" | tee "$out/table.md"
+# Issue 40: a DPoP proof's cost per call at the verifier, beside a Bearer cache hit (one thread,
+# thread CPU time; every proof made before the clock starts).
+java -Xmx512m -cp "$classpath" dev.platform.identity.verify.DpopVerifyBenchmark 20000 \
+  | tee "$out/dpop.txt"
