@@ -126,12 +126,25 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
    * @throws ApiError 401 or 403, audited as a refusal
    */
   public void admit(ContainerRequestContext request, String authorization, List<String> anyOf) {
+    admit(request, authorization, dpop(request), anyOf);
+  }
+
+  /**
+   * {@link #admit(ContainerRequestContext, String, List)} with {@code dpop} as the DPoP side of the
+   * request rather than its {@code DPoP} header: for the console, which presents its session's
+   * token in process as {@code DPoP <token>} with a proof it makes by the session's key for the
+   * request's method and {@link #dpopTarget}.
+   *
+   * @param dpop the proofs, method and URL a {@code DPoP} token's proof is checked against
+   */
+  public void admit(
+      ContainerRequestContext request, String authorization, DpopRequest dpop, List<String> anyOf) {
     ExtendedUriInfo matched = (ExtendedUriInfo) request.getUriInfo();
     String target = matched.getPath();
     String remote = ClientAddress.of(request);
     VerifiedToken token;
     try {
-      token = verifier.verify(authorization, dpop(request), certificate(request), List.of());
+      token = verifier.verify(authorization, dpop, certificate(request), List.of());
       requireActiveAccount(token);
     } catch (UnauthenticatedException e) {
       audit.record("admin.refuse", null, target, "unauthenticated", remote);
@@ -157,7 +170,7 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
    * sent (still percent-encoded), without its query. Each of the service's nodes makes the same,
    * whichever host name or address the request reached it by.
    */
-  URI dpopTarget(ContainerRequestContext request) {
+  public URI dpopTarget(ContainerRequestContext request) {
     String path = request.getUriInfo().getPath(false);
     try {
       return URI.create(published + "/" + (path.startsWith("/") ? path.substring(1) : path));

@@ -8,6 +8,7 @@ import dev.platform.identity.admin.SigningKeysResource;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.ratelimit.RateLimitFilter;
+import dev.platform.identity.token.TokenEndpoint;
 import dev.platform.identity.verify.BearerVerifier;
 import java.net.URI;
 import java.security.SecureRandom;
@@ -54,10 +55,19 @@ public record Console(
     EndedSessions ended = new EndedSessions(dataSource);
     Overview overview =
         new Overview(accounts, keys, pages, accountRules.secretRotation().maxAge(), clock);
+    SessionProofs proofs = new SessionProofs(admin, clock, random);
     return List.of(
-        new ConsoleAuth(admin, cookies, ended, pages, operations.consoleIdleTimeout(), clock),
+        new ConsoleAuth(
+            admin, proofs, cookies, ended, pages, operations.consoleIdleTimeout(), clock),
         new ConsoleResource(
-            tokenEndpoint, verifier, signIns, cookies, ended, pages, overview, clock, random),
+            new SignIn(tokenEndpoint, TokenEndpoint.url(issuer), verifier, proofs, random),
+            signIns,
+            cookies,
+            ended,
+            pages,
+            overview,
+            clock,
+            random),
         new ConsoleAccountsResource(accounts, pages),
         new ConsoleKeysResource(keys, pages, clock),
         new ConsoleScopesResource(scopes, pages),

@@ -30,9 +30,10 @@ import org.glassfish.jersey.server.model.ResourceMethod;
  * {@code /console}, but for the {@link Anonymous} few, needs a live session (sealed, not ended by a
  * logout, within its token's lifetime and the idle timeout); a request that is not {@code GET}
  * needs the session's CSRF token in its form; and then the session's token meets {@link
- * AdminAuth#admit}, the administration API's own check, with the scopes of the API method the
- * console method {@link Performs}. Like {@code AdminAuth}, it decides from what Jersey matched,
- * never from how the path was spelled.
+ * AdminAuth#admit}, the administration API's own check, as {@code DPoP} with a proof by the
+ * session's key ({@link SessionProofs}), with the scopes of the API method the console method
+ * {@link Performs}. Like {@code AdminAuth}, it decides from what Jersey matched, never from how the
+ * path was spelled.
  */
 @Provider
 @Priority(Priorities.AUTHENTICATION)
@@ -43,6 +44,7 @@ final class ConsoleAuth implements ContainerRequestFilter, ContainerResponseFilt
   private static final String SESSION = ConsoleAuth.class.getName() + ".session";
 
   private final AdminAuth admin;
+  private final SessionProofs proofs;
   private final SessionCookies cookies;
   private final EndedSessions ended;
   private final Pages pages;
@@ -51,12 +53,14 @@ final class ConsoleAuth implements ContainerRequestFilter, ContainerResponseFilt
 
   ConsoleAuth(
       AdminAuth admin,
+      SessionProofs proofs,
       SessionCookies cookies,
       EndedSessions ended,
       Pages pages,
       Duration idleTimeout,
       Clock clock) {
     this.admin = admin;
+    this.proofs = proofs;
     this.cookies = cookies;
     this.ended = ended;
     this.pages = pages;
@@ -95,7 +99,11 @@ final class ConsoleAuth implements ContainerRequestFilter, ContainerResponseFilt
       return;
     }
     try {
-      admin.admit(request, "Bearer " + session.token(), requiredScopes(method));
+      admin.admit(
+          request,
+          SessionProofs.authorization(session.token()),
+          proofs.of(request, session.key(), session.token()),
+          requiredScopes(method));
     } catch (ApiError e) {
       request.abortWith(
           e.status() == 401

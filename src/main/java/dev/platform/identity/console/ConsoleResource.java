@@ -6,10 +6,8 @@ import dev.platform.identity.admin.AdminAuth;
 import dev.platform.identity.admin.AnyScopeOf;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.http.ClientAddress;
-import dev.platform.identity.ratelimit.RateLimitFilter;
 import dev.platform.identity.token.TokenAnswer;
 import dev.platform.identity.verify.BearerTokenException;
-import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.VerifiedToken;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -35,7 +33,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -68,8 +65,7 @@ public final class ConsoleResource {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final RateLimitFilter tokenEndpoint;
-  private final BearerVerifier verifier;
+  private final SignIn signIn;
   private final AuditLog audit;
   private final SessionCookies cookies;
   private final EndedSessions ended;
@@ -79,8 +75,7 @@ public final class ConsoleResource {
   private final SecureRandom random;
 
   ConsoleResource(
-      RateLimitFilter tokenEndpoint,
-      BearerVerifier verifier,
+      SignIn signIn,
       AuditLog audit,
       SessionCookies cookies,
       EndedSessions ended,
@@ -88,8 +83,7 @@ public final class ConsoleResource {
       Overview overview,
       Clock clock,
       SecureRandom random) {
-    this.tokenEndpoint = tokenEndpoint;
-    this.verifier = verifier;
+    this.signIn = signIn;
     this.audit = audit;
     this.cookies = cookies;
     this.ended = ended;
@@ -116,8 +110,10 @@ public final class ConsoleResource {
   /**
    * The credentials go to the token endpoint in process, as HTTP Basic from the browser's address:
    * a wrong secret is refused, audited and counted against the same budgets as at {@code
-   * /oauth/token}. The session holds the token that answers. A sign-in and a refused one are in the
-   * audit trail too, the refused ones counted by the minute as at the token endpoint.
+   * /oauth/token}. The request carries a DPoP proof by a new key of the session's own ({@link
+   * SignIn}), so the token that answers is bound to it; the session holds both. A sign-in and a
+   * refused one are in the audit trail too, the refused ones counted by the minute as at the token
+   * endpoint.
    */
   @POST
   @Path("login")
@@ -151,8 +147,8 @@ public final class ConsoleResource {
           ? login(request, 400, "Enter the client_id and the client_secret.", clientId)
           : login(request, 400, "The client_id or client_secret is too long.", null);
     }
-    TokenAnswer answer =
-        tokenEndpoint.answer("grant_type=client_credentials", basic(clientId, secret), address);
+    SessionKey key = SessionKey.generate(random);
+    TokenAnswer answer = signIn.token(basic(clientId, secret), key, address, now);
     if (answer.status() != 200) {
       refused(clientId, field(answer, "error"), address);
       return login(request, answer.status(), refusal(answer), clientId);
@@ -160,7 +156,7 @@ public final class ConsoleResource {
     VerifiedToken token;
     String compact = field(answer, "access_token");
     try {
-      token = verifier.verify("Bearer " + compact, AdminAuth.certificate(request), List.of());
+      token = signIn.verified(request, key, compact);
     } catch (BearerTokenException e) {
       return login(request, 500, "The service could not verify its own token; try again.", null);
     }
@@ -173,7 +169,7 @@ public final class ConsoleResource {
               + " do.",
           clientId);
     }
-    ConsoleSession session = ConsoleSession.start(compact, token.expiresAt(), now, random);
+    ConsoleSession session = ConsoleSession.start(key, compact, token.expiresAt(), now, random);
     audit.stored(
         SIGN_IN,
         token.clientId(),
@@ -263,18 +259,11 @@ public final class ConsoleResource {
           + answer.headers().getOrDefault("Retry-After", "60")
           + " seconds.";
     }
-    String error = field(answer, "error");
-    if (error.equals("invalid_dpop_proof") || error.equals("use_dpop_nonce")) {
-      // The console signs in without a DPoP key of its own, so a DPoP-bound account cannot.
-      return "This account's tokens are DPoP-bound (dpop_bound_access_tokens), and the console"
-          + " cannot sign in with such an account yet: use an administration account without"
-          + " that setting.";
-    }
     String description = field(answer, "error_description");
     return description.isEmpty() ? "The sign-in failed; try again." : description;
   }
 
-  private static String field(TokenAnswer answer, String name) {
+  static String field(TokenAnswer answer, String name) {
     try {
       JsonNode body = JSON.readTree(answer.body());
       return body.path(name).asText("");

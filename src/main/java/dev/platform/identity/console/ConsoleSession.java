@@ -11,24 +11,28 @@ import java.util.regex.Pattern;
 
 /**
  * One signed-in operator, as the sealed cookie carries it: the administrator token the login
- * obtained from the token endpoint, which every request presents to {@code AdminAuth} as the API's
- * callers present theirs; the CSRF token of its forms; and its times. It ends at the token's
- * expiry, after the idle timeout without a request, or at logout.
+ * obtained from the token endpoint, bound to the session's own DPoP key, which every request
+ * presents to {@code AdminAuth} as the API's DPoP callers present theirs, with a proof by that key;
+ * the CSRF token of its forms; and its times. It ends at the token's expiry, after the idle timeout
+ * without a request, or at logout.
  *
  * @param id random, names the session in the table of ended sessions
  * @param csrf random, the value every form of the session posts back
+ * @param key the session's DPoP key, to which {@code token} is bound
  * @param token the compact access token
  * @param expiresAt the token's {@code exp}: the session's absolute end
  * @param seenAt its last request
  */
-record ConsoleSession(String id, String csrf, String token, Instant expiresAt, Instant seenAt) {
+record ConsoleSession(
+    String id, String csrf, SessionKey key, String token, Instant expiresAt, Instant seenAt) {
   private static final Pattern RANDOM = Pattern.compile("[A-Za-z0-9_-]{43}");
   private static final Pattern JWT =
       Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
-  /** A new session for {@code token}, which expires at {@code expiresAt}. */
-  static ConsoleSession start(String token, Instant expiresAt, Instant now, SecureRandom random) {
-    return new ConsoleSession(random(random), random(random), token, expiresAt, now);
+  /** A new session for {@code token}, bound to {@code key}, which expires at {@code expiresAt}. */
+  static ConsoleSession start(
+      SessionKey key, String token, Instant expiresAt, Instant now, SecureRandom random) {
+    return new ConsoleSession(random(random), random(random), key, token, expiresAt, now);
   }
 
   /** 32 random bytes, base64url without padding: 43 characters. */
@@ -44,7 +48,7 @@ record ConsoleSession(String id, String csrf, String token, Instant expiresAt, I
   }
 
   ConsoleSession seenAt(Instant now) {
-    return new ConsoleSession(id, csrf, token, expiresAt, now);
+    return new ConsoleSession(id, csrf, key, token, expiresAt, now);
   }
 
   /** Whether {@code given} is this session's CSRF token, compared in constant time. */
@@ -61,6 +65,7 @@ record ConsoleSession(String id, String csrf, String token, Instant expiresAt, I
             csrf,
             Long.toString(expiresAt.getEpochSecond()),
             Long.toString(seenAt.getEpochSecond()),
+            key.encoded(),
             token)
         .getBytes(StandardCharsets.US_ASCII);
   }
@@ -68,21 +73,24 @@ record ConsoleSession(String id, String csrf, String token, Instant expiresAt, I
   /** The session {@link #bytes} wrote, or empty for anything else. */
   static Optional<ConsoleSession> of(byte[] bytes) {
     String[] parts = new String(bytes, StandardCharsets.US_ASCII).split(" ", -1);
-    if (parts.length != 5
+    if (parts.length != 6
         || !RANDOM.matcher(parts[0]).matches()
         || !RANDOM.matcher(parts[1]).matches()
         || !parts[2].matches("[0-9]{1,12}")
         || !parts[3].matches("[0-9]{1,12}")
-        || !JWT.matcher(parts[4]).matches()) {
+        || !JWT.matcher(parts[5]).matches()) {
       return Optional.empty();
     }
-    return Optional.of(
-        new ConsoleSession(
-            parts[0],
-            parts[1],
-            parts[4],
-            Instant.ofEpochSecond(Long.parseLong(parts[2])),
-            Instant.ofEpochSecond(Long.parseLong(parts[3]))));
+    return SessionKey.of(parts[4])
+        .map(
+            key ->
+                new ConsoleSession(
+                    parts[0],
+                    parts[1],
+                    key,
+                    parts[5],
+                    Instant.ofEpochSecond(Long.parseLong(parts[2])),
+                    Instant.ofEpochSecond(Long.parseLong(parts[3]))));
   }
 
   @Override

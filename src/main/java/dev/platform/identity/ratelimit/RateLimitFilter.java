@@ -22,6 +22,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -130,6 +131,17 @@ public final class RateLimitFilter implements Filter {
    * @param authorization the {@code Authorization} header the request would carry, or null
    */
   public TokenAnswer answer(String body, String authorization, String address) {
+    return answer(body, authorization, null, address);
+  }
+
+  /**
+   * {@link #answer(String, String, String)} for a request that carries a DPoP proof (RFC 9449
+   * §4.1), checked as the token endpoint checks one over HTTP; with server nonces on, the answer
+   * carries {@code DPoP-Nonce} as over HTTP.
+   *
+   * @param dpopProof the {@code DPoP} header the request would carry, or null
+   */
+  public TokenAnswer answer(String body, String authorization, String dpopProof, String address) {
     TokenRequest parsed = null;
     OAuthError unparsed = null;
     try {
@@ -144,7 +156,11 @@ public final class RateLimitFilter implements Filter {
     TokenRequest request = parsed;
     TokenAnswer answer =
         unparsed == null
-            ? endpoint.answer(() -> request, address, budget(admission))
+            ? endpoint.answer(
+                () -> request,
+                dpopProof == null ? List.of() : List.of(dpopProof),
+                address,
+                budget(admission))
             : unparsed(unparsed, admission);
     limiter.settle(admission, answer.status());
     return answer;

@@ -27,7 +27,7 @@ public final class OAuthError extends RuntimeException {
   static final String INVALID_DPOP_PROOF = "invalid_dpop_proof";
 
   /** RFC 9449 §8: the DPoP proof must carry the nonce of the {@code DPoP-Nonce} header. */
-  static final String USE_DPOP_NONCE = "use_dpop_nonce";
+  public static final String USE_DPOP_NONCE = "use_dpop_nonce";
 
   /** SPEC 7.1: more token requests than the limit allows. */
   static final String RATE_LIMIT_EXCEEDED = "rate_limit_exceeded";

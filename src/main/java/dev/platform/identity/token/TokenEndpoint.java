@@ -27,6 +27,14 @@ public final class TokenEndpoint {
   private TokenEndpoint() {}
 
   /**
+   * The token endpoint's URL under {@code issuer}, as discovery publishes it: what a DPoP proof's
+   * {@code htu} must name, for a client over HTTP and for the console's sign-in in process alike.
+   */
+  public static URI url(URI issuer) {
+    return URI.create(issuer + "/oauth/token");
+  }
+
+  /**
    * What the settings say of the endpoint.
    *
    * @param issuer the tokens' {@code iss}, and the {@code aud} a client assertion names
@@ -85,7 +93,7 @@ public final class TokenEndpoint {
 
     /** The token endpoint's URL, as discovery publishes it: a DPoP proof's {@code htu}. */
     URI tokenEndpoint() {
-      return URI.create(issuer + "/oauth/token");
+      return url(issuer);
     }
 
     /** Without CAs: no {@code tls_client_auth} client authenticates. */

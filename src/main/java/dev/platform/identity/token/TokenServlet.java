@@ -12,6 +12,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +28,7 @@ import java.util.function.Supplier;
  */
 public final class TokenServlet extends HttpServlet {
   /** RFC 9449 §8: the response header that gives the nonce a DPoP proof must carry. */
-  static final String DPOP_NONCE = "DPoP-Nonce";
+  public static final String DPOP_NONCE = "DPoP-Nonce";
 
   private final transient ClientAuthenticator clients;
   private final transient ScopeCatalog scopes;
@@ -67,9 +68,11 @@ public final class TokenServlet extends HttpServlet {
    * or a refusal, gives the nonce to put in the next one.
    */
   private TokenAnswer withNonce(HttpServletRequest request, TokenAnswer answer) {
-    if (request.getHeader(TokenRequest.DPOP_HEADER) == null) {
-      return answer;
-    }
+    return request.getHeader(TokenRequest.DPOP_HEADER) == null ? answer : withNonce(answer);
+  }
+
+  /** {@code answer} with the current nonce, when nonces are on. */
+  private TokenAnswer withNonce(TokenAnswer answer) {
     return dpop.nonce().map(nonce -> answer.withHeader(DPOP_NONCE, nonce)).orElse(answer);
   }
 
@@ -130,6 +133,20 @@ public final class TokenServlet extends HttpServlet {
       String remote,
       FailureBudget budget) {
     return answer(() -> TokenRequest.from(body, contentType, authorization, query), remote, budget);
+  }
+
+  /**
+   * {@link #answer(Supplier, String, FailureBudget)} for a request made in process (the console's
+   * sign-in) whose {@code DPoP} headers would be {@code dpop}: checked as over HTTP, and, with
+   * server nonces on, an answer to a request that sent a proof gives the nonce in {@link
+   * #DPOP_NONCE} as over HTTP.
+   *
+   * @param dpop the proofs the request carries, each as a {@code DPoP} header would; may be empty
+   */
+  public TokenAnswer answer(
+      Supplier<TokenRequest> parse, List<String> dpop, String remote, FailureBudget budget) {
+    TokenAnswer answer = answer(() -> parse.get().withDpop(dpop), remote, budget);
+    return dpop.isEmpty() ? answer : withNonce(answer);
   }
 
   /** {@link #answer}, for a request parsed by {@code parse}. */

@@ -15,9 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.platform.identity.audit.AuditLog;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.jose.DpopSigner;
 import dev.platform.identity.revoke.Revocations;
 import dev.platform.identity.tls.BoundCaller;
 import dev.platform.identity.verify.BearerVerifier;
+import dev.platform.identity.verify.DpopRequest;
 import dev.platform.identity.verify.TestProofs;
 import dev.platform.identity.verify.TestTokens;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -26,6 +28,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.security.KeyPair;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -138,6 +141,40 @@ class AdminAuthDpopTest {
         Optional.of(
             "DPoP error=\"insufficient_scope\", scope=\"identity:admin\", algs=\"ES256 RS256 PS256\""),
         refused.challenge());
+  }
+
+  /**
+   * The console presents its session's token in process with a proof it made itself ({@link
+   * DpopSigner}, for {@link AdminAuth#dpopTarget}): that proof is judged, never the request's own
+   * {@code DPoP} header.
+   */
+  @Test
+  void whenTheDpopRequestIsGivenThenItsProofIsJudgedAndNotTheHeaders() {
+    DpopSigner signer = new DpopSigner(CLIENT_KEY, new SecureRandom());
+    ContainerRequestContext request = request(new HashMap<>(), "not a proof");
+    URI target = auth.dpopTarget(request);
+    assertEquals(PUBLISHED, target);
+    String proof = signer.proof("GET", target, null, ADMIN_TOKEN, NOW);
+
+    auth.admit(
+        request,
+        "DPoP " + ADMIN_TOKEN,
+        new DpopRequest(List.of(proof), "GET", target),
+        List.of(AdminAuth.ADMIN));
+
+    String good = nimbus(CLIENT_KEY, "GET", PUBLISHED, NOW, ADMIN_TOKEN);
+    String otherHost =
+        signer.proof("GET", URI.create("http://10.0.0.7:8080/" + PATH), null, ADMIN_TOKEN, NOW);
+    ApiError refused =
+        assertThrows(
+            ApiError.class,
+            () ->
+                auth.admit(
+                    request(new HashMap<>(), good),
+                    "DPoP " + ADMIN_TOKEN,
+                    new DpopRequest(List.of(otherHost), "GET", target),
+                    List.of(AdminAuth.ADMIN)));
+    assertEquals(401, refused.status());
   }
 
   private static ContainerRequestContext request(Map<String, Object> properties, String proof) {

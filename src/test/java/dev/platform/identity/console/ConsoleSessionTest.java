@@ -15,9 +15,10 @@ class ConsoleSessionTest {
   static final Instant NOW = Instant.parse("2026-11-24T12:00:00Z");
   static final Duration IDLE = Duration.ofMinutes(15);
   static final String TOKEN = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl";
+  static final SessionKey KEY = SessionKey.generate(new SecureRandom());
 
   final ConsoleSession session =
-      ConsoleSession.start(TOKEN, NOW.plus(Duration.ofHours(1)), NOW, new SecureRandom());
+      ConsoleSession.start(KEY, TOKEN, NOW.plus(Duration.ofHours(1)), NOW, new SecureRandom());
 
   @Test
   void whenIdleLongerThanTheTimeoutThenItIsDeadAndEachRequestSlidesIt() {
@@ -43,18 +44,22 @@ class ConsoleSessionTest {
     assertEquals(TOKEN, read.token());
     assertEquals(session.expiresAt(), read.expiresAt());
     assertEquals(session.seenAt(), read.seenAt());
+    assertEquals(KEY.encoded(), read.key().encoded());
     String valid = new String(session.bytes(), StandardCharsets.US_ASCII);
     for (String junk :
         List.of(
             "",
             valid + " extra",
             valid.replace(TOKEN, "not-a-jwt"),
+            valid.replace(KEY.encoded(), KEY.encoded().substring(1)),
+            valid.replace(KEY.encoded() + " ", ""),
             valid.replaceFirst("^[^ ]+", "short"),
             valid.replaceFirst(" [0-9]+ ", " -1 "))) {
       assertTrue(ConsoleSession.of(junk.getBytes(StandardCharsets.US_ASCII)).isEmpty(), junk);
     }
     assertFalse(session.toString().contains(TOKEN), "the token never reaches a log line");
     assertFalse(session.toString().contains(session.csrf()));
+    assertFalse(session.toString().contains(KEY.encoded()), "nor the session's private key");
   }
 
   @Test

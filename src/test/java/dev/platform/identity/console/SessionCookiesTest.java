@@ -15,7 +15,11 @@ class SessionCookiesTest {
   final SessionKeys keys = new SessionKeys(SessionKeysTest.key(7), List.of(), new SecureRandom());
   final ConsoleSession session =
       ConsoleSession.start(
-          ConsoleSessionTest.TOKEN, NOW.plusSeconds(3600), NOW, new SecureRandom());
+          ConsoleSessionTest.KEY,
+          ConsoleSessionTest.TOKEN,
+          NOW.plusSeconds(3600),
+          NOW,
+          new SecureRandom());
 
   @Test
   void whenTheIssuerIsHttpsThenTheCookiesAreSecureHostCookiesOfTheWholeHost() {
@@ -41,5 +45,21 @@ class SessionCookiesTest {
     assertEquals(
         "identity-console=; Path=/app/console; Max-Age=0; HttpOnly; SameSite=Strict",
         cookies.clear(SessionCookies.SESSION, "/app"));
+  }
+
+  /**
+   * The session's DPoP key rides in the sealed cookie (issue 40): its 128 characters leave room for
+   * a token of 2,000 characters, longer than an administrator's RS256 token, within the 4,096 bytes
+   * every browser keeps of a cookie (RFC 6265 §6.1).
+   */
+  @Test
+  void whenTheSessionCarriesItsKeyThenTheCookieStaysWithinWhatBrowsersKeep() {
+    String token = "eyJ" + "a".repeat(1000) + "." + "b".repeat(650) + "." + "c".repeat(342);
+    ConsoleSession large =
+        ConsoleSession.start(
+            ConsoleSessionTest.KEY, token, NOW.plusSeconds(3600), NOW, new SecureRandom());
+    String set = new SessionCookies(keys, URI.create("https://id.example.com")).set(large, "");
+    assertTrue(set.length() < 4096, set.length() + " characters");
+    assertFalse(set.contains(ConsoleSessionTest.KEY.encoded()), "sealed, not readable");
   }
 }

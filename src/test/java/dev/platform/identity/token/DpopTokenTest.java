@@ -269,6 +269,59 @@ class DpopTokenTest {
     }
   }
 
+  /**
+   * The console's sign-in asks in process ({@link TokenServlet#answer(java.util.function.Supplier,
+   * List, String, FailureBudget)}): with nonces on, its answers give the nonce as the HTTP path's
+   * do, a refusal and a token alike, and an answer to a request without a proof gives none.
+   */
+  @Test
+  void whenAProofComesInProcessThenTheAnswerGivesTheNonceAsOverHttp() throws Exception {
+    DpopNonces nonces = new DpopNonces(new byte[32], path.clock, Duration.ofMinutes(5));
+    try (TokenPathNode withNonces =
+        new TokenPathNode("dpop-in-process", NOW, List.of(), p -> p.withDpopNonces(nonces))) {
+      withNonces.start();
+      UUID id = UUID.randomUUID();
+      withNonces.accounts.add(
+          ServiceAccount.create(
+              id,
+              new AccountProfile("dpop", "org", List.of(), List.of("catalog:*"), "catalog"),
+              withNonces.digest.of(secret),
+              withNonces.clock.instant()));
+      String body = "grant_type=client_credentials&client_id=" + id + "&client_secret=" + secret;
+      java.util.function.Function<List<String>, TokenAnswer> inProcess =
+          proofs ->
+              withNonces.endpoint.answer(
+                  () -> TokenRequest.from(body, FORM, null, null),
+                  proofs,
+                  "127.0.0.1",
+                  FailureBudget.NONE);
+      assertEquals(
+          tokenEndpoint, TokenEndpoint.url(withNonces.settings.tokens().issuer()), "one URL");
+      Instant now = withNonces.clock.instant();
+      TokenAnswer without =
+          inProcess.apply(
+              List.of(proof(jwk(EC), JWSAlgorithm.ES256, "POST", tokenEndpoint, now, null)));
+      assertRefused(without, "use_dpop_nonce", "nonce");
+      assertEquals(nonces.current(), without.headers().get(TokenServlet.DPOP_NONCE));
+      TokenAnswer with =
+          inProcess.apply(
+              List.of(
+                  proof(
+                      jwk(EC),
+                      JWSAlgorithm.ES256,
+                      "POST",
+                      tokenEndpoint,
+                      now,
+                      new Nonce(without.headers().get(TokenServlet.DPOP_NONCE)))));
+      assertEquals(200, with.status(), text(with));
+      assertEquals("DPoP", json(with.body()).path("token_type").asText());
+      assertEquals(nonces.current(), with.headers().get(TokenServlet.DPOP_NONCE));
+      TokenAnswer noProof = inProcess.apply(List.of());
+      assertEquals(200, noProof.status(), text(noProof));
+      assertFalse(noProof.headers().containsKey(TokenServlet.DPOP_NONCE));
+    }
+  }
+
   static void assertRefused(TokenAnswer answer, String error, String says) {
     assertEquals(400, answer.status(), text(answer));
     JsonNode body = json(answer.body());
