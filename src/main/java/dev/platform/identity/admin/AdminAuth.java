@@ -144,15 +144,24 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
     String remote = ClientAddress.of(request);
     VerifiedToken token;
     try {
-      token = verifier.verify(authorization, dpop, certificate(request), List.of());
-      requireActiveAccount(token);
+      // The account's standing and the scopes are checked before a DPoP proof's jti is taken: a
+      // token that may not administer (or no longer may) leaves nothing in the replay cache.
+      token =
+          verifier.verify(
+              authorization,
+              dpop,
+              certificate(request),
+              verified -> {
+                requireActiveAccount(verified);
+                if (anyOf.stream().noneMatch(verified::hasScope)) {
+                  audit.record(
+                      "admin.refuse", verified.clientId(), target, "insufficient_scope", remote);
+                  throw ApiError.insufficientScope(anyOf, verified.keyThumbprint().isPresent());
+                }
+              });
     } catch (UnauthenticatedException e) {
       audit.record("admin.refuse", null, target, "unauthenticated", remote);
       throw ApiError.unauthenticated(e.getMessage(), e.challenge());
-    }
-    if (anyOf.stream().noneMatch(token::hasScope)) {
-      audit.record("admin.refuse", token.clientId(), target, "insufficient_scope", remote);
-      throw ApiError.insufficientScope(anyOf, token.keyThumbprint().isPresent());
     }
     request.setEntityStream(new BoundedBody(request.getEntityStream()));
     request.setProperty(CALLER, new Caller(token, remote, audit, grantable));

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * Verifies bearer tokens locally, as SPEC 5.4 asks of every platform API. Made once by {@link
@@ -309,14 +310,42 @@ public final class BearerVerifier {
       DpopRequest request,
       X509Certificate certificate,
       Collection<String> requiredScopes) {
-    Objects.requireNonNull(request, "request");
     Objects.requireNonNull(requiredScopes, "requiredScopes");
+    return verify(
+        authorizationHeader,
+        request,
+        certificate,
+        token -> token.requireScopes(requiredScopes)); // SPEC 5.4 step 4
+  }
+
+  /**
+   * As {@link #verify(String, DpopRequest, X509Certificate, Collection)}, the caller's own checks
+   * in {@code admit} (its scopes, whether the account still stands, its revocations) run on the
+   * verified token <em>before</em> a DPoP proof's {@code jti} is taken: a caller any check refuses
+   * leaves nothing in the replay cache, so a token that may do nothing here, or no longer may,
+   * cannot fill it. A {@link BearerTokenException} {@code admit} throws is answered as the
+   * verifier's own refusals are, with the DPoP challenge; anything else it throws passes through,
+   * the proof not taken.
+   *
+   * @param admit the caller's checks; throws to refuse
+   */
+  public VerifiedToken verify(
+      String authorizationHeader,
+      DpopRequest request,
+      X509Certificate certificate,
+      Consumer<VerifiedToken> admit) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(admit, "admit");
     boolean dpop = false;
     try {
       dpop = isDpop(authorizationHeader);
-      Verified verified =
-          authenticate(token(authorizationHeader), certificate, true, dpop ? request : null);
-      verified.token().requireScopes(requiredScopes); // SPEC 5.4 step 4
+      String token = token(authorizationHeader);
+      Verified verified = checkedToken(token, certificate);
+      DpopProof proof = proven(verified, dpop ? request : null);
+      admit.accept(verified.token());
+      if (proof != null) {
+        take(proof);
+      }
       return verified.token();
     } catch (BearerTokenException e) {
       throw answered(e, dpop);
@@ -327,7 +356,7 @@ public final class BearerVerifier {
    * {@code e} as a verifier that takes DPoP answers it: with the DPoP challenge and, when nonces
    * are asked, the current one; for a refusal made outside the verifier, such as a filter's.
    */
-  BearerTokenException answered(BearerTokenException e, boolean dpop) {
+  public BearerTokenException answered(BearerTokenException e, boolean dpop) {
     return e.answeredWithDpop(
         DPOP_ALGORITHMS, dpop, dpopNonces == null ? null : dpopNonces.current());
   }
@@ -390,14 +419,27 @@ public final class BearerVerifier {
    */
   private Verified authenticate(
       String token, X509Certificate certificate, boolean binding, DpopRequest dpop) {
+    if (!binding) {
+      return checked(lengthChecked(token), certificate, false);
+    }
+    Verified checked = checkedToken(token, certificate);
+    DpopProof proof = proven(checked, dpop);
+    if (proof != null) {
+      take(proof);
+    }
+    return checked;
+  }
+
+  /** {@link #checked} with the binding, the token's length checked first. */
+  private Verified checkedToken(String token, X509Certificate certificate) {
+    return checked(lengthChecked(token), certificate, true);
+  }
+
+  private static String lengthChecked(String token) {
     if (token == null || token.length() > MAX_TOKEN_LENGTH) {
       throw UnauthenticatedException.of(UnauthenticatedException.MALFORMED_TOKEN, null);
     }
-    Verified checked = checked(token, certificate, binding);
-    if (binding) {
-      proven(checked, dpop);
-    }
-    return checked;
+    return token;
   }
 
   /**
@@ -475,16 +517,18 @@ public final class BearerVerifier {
 
   /**
    * RFC 9449 §7: a token bound to a key passes only under the DPoP scheme, with a proof of that key
-   * for this token and request, taken once; an unbound token never under the DPoP scheme. On every
-   * call, cold or cached; the {@code jti} is taken last, so a proof refused for any other reason
-   * leaves nothing behind.
+   * for this token and request; an unbound token never under the DPoP scheme. On every call, cold
+   * or cached. Its {@code jti} is not taken here ({@link #take}) but last, after every other check,
+   * the caller's included, so a request refused for any other reason leaves nothing behind.
+   *
+   * @return the proof, to be taken; null for an unbound token
    */
-  private void proven(Verified verified, DpopRequest dpop) {
+  private DpopProof proven(Verified verified, DpopRequest dpop) {
     if (verified.keyThumbprint() == null) {
       if (dpop != null) {
         throw UnauthenticatedException.of(UnauthenticatedException.DPOP_UNBOUND, null);
       }
-      return;
+      return null;
     }
     if (dpop == null) {
       throw UnauthenticatedException.of(UnauthenticatedException.DPOP_BOUND, null);
@@ -499,10 +543,19 @@ public final class BearerVerifier {
       if (!MessageDigest.isEqual(verified.keyThumbprint(), key)) {
         throw UnauthenticatedException.proof(UnauthenticatedException.DPOP_KEY_MISMATCH, false);
       }
-      dpopReplays.claim(proof);
+      return proof;
     } catch (DpopProofException e) {
       throw UnauthenticatedException.proof(
           e.getMessage(), e.reason() == DpopProofException.Reason.NONCE);
+    }
+  }
+
+  /** The proof's {@code jti}, taken once in this verifier's replay cache (RFC 9449 §11.1). */
+  private void take(DpopProof proof) {
+    try {
+      dpopReplays.claim(proof);
+    } catch (DpopProofException e) {
+      throw UnauthenticatedException.proof(e.getMessage(), false);
     }
   }
 

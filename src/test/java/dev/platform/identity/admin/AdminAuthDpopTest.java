@@ -141,6 +141,16 @@ class AdminAuthDpopTest {
         Optional.of(
             "DPoP error=\"insufficient_scope\", scope=\"identity:admin\", algs=\"ES256 RS256 PS256\""),
         refused.challenge());
+    // The attacker's review: a refused caller's proof leaves nothing in the replay cache, so a
+    // token that may not administer cannot fill it. The same proof is refused for its scope again,
+    // never as a replay.
+    ApiError again =
+        assertThrows(
+            ApiError.class,
+            () ->
+                auth.admit(
+                    request(new HashMap<>(), proof), "DPoP " + token, List.of(AdminAuth.ADMIN)));
+    assertEquals(403, again.status(), again.getMessage());
   }
 
   /**

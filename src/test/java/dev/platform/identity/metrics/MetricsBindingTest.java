@@ -70,7 +70,11 @@ class MetricsBindingTest {
                 (proxy, method, args) ->
                     switch (method.getName()) {
                       case "getHeader" -> "Authorization".equals(args[0]) ? BOUND : null;
-                      case "getHeaders" -> java.util.Collections.emptyEnumeration();
+                      case "getHeaders" ->
+                          java.util.Collections.enumeration(
+                              "Authorization".equals(args[0])
+                                  ? java.util.List.of(BOUND)
+                                  : java.util.List.<String>of());
                       case "getMethod" -> "GET";
                       case "getAttribute" ->
                           BearerCheck.CERTIFICATE_ATTRIBUTE.equals(args[0]) && certificate != null
