@@ -181,6 +181,9 @@ public final class AdminAuth implements ContainerRequestFilter, ContainerRespons
    */
   public URI dpopTarget(ContainerRequestContext request) {
     String path = request.getUriInfo().getPath(false);
+    if (DpopRequest.hasDotSegment(path)) {
+      return DpopRequest.NO_TARGET;
+    }
     try {
       return URI.create(published + "/" + (path.startsWith("/") ? path.substring(1) : path));
     } catch (IllegalArgumentException e) {

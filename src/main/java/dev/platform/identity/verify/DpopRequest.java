@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What of a request its DPoP proof is checked against (RFC 9449 §4.3, §7.1): every value of its
@@ -25,6 +26,25 @@ public record DpopRequest(List<String> proofs, String method, URI target) {
   }
 
   /**
+   * The target of a request whose path no proof may name: one no proof's {@code htu} can equal (a
+   * reserved {@code .invalid} host), so every proof is refused for it.
+   */
+  public static final URI NO_TARGET = URI.create("https://path-not-in-normal-form.invalid/");
+
+  private static final Pattern DOT_SEGMENT = Pattern.compile("(?:^|/)(?:\\.|%2[eE]){1,2}(?:/|$)");
+
+  /**
+   * Whether a raw path holds a dot segment ({@code .} or {@code ..}, as written or
+   * percent-encoded). A proof's {@code htu} is compared after RFC 3986's normalisation, which
+   * removes them, while a framework may route the path as it came ({@code /accounts/%2e} to the
+   * account named "."): a proof made for one route would then be taken for another. Such a path is
+   * refused any proof.
+   */
+  public static boolean hasDotSegment(String rawPath) {
+    return rawPath != null && DOT_SEGMENT.matcher(rawPath).find();
+  }
+
+  /**
    * The URI a proof must name for a request that reached this server as {@code requestUri}: its raw
    * path and query under the one of {@code bases} (scheme, host and port of the API as clients
    * address it, such as {@code https://api.example.com}) whose host is the request's, else under
@@ -39,8 +59,12 @@ public record DpopRequest(List<String> proofs, String method, URI target) {
    * @param bases the API's external base URLs, each an absolute {@code http} or {@code https} URI
    *     with no path but {@code /}, no query and no fragment; may be empty
    * @param requestUri the request's absolute URI as the server rebuilt it
+   * @return {@link #NO_TARGET} for a path with a dot segment ({@link #hasDotSegment})
    */
   public static URI target(List<URI> bases, URI requestUri) {
+    if (hasDotSegment(requestUri.getRawPath())) {
+      return NO_TARGET;
+    }
     if (bases.isEmpty()) {
       return requestUri;
     }
