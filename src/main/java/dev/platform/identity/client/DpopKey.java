@@ -26,7 +26,7 @@ final class DpopKey {
     PublicKey key = Objects.requireNonNull(keys.getPublic(), "the DPoP public key");
     Objects.requireNonNull(keys.getPrivate(), "the DPoP private key");
     ClientAssertion.check("dpop", DpopSigner.algorithm(key), keys.getPrivate());
-    this.signer = new DpopSigner(keys, new SecureRandom());
+    this.signer = DpopSigner.requireMatchingPair(keys, new SecureRandom());
   }
 
   /** The RFC 7638 thumbprint of the public key: what a bound token's {@code cnf.jkt} names. */

@@ -19,8 +19,10 @@ import java.util.Objects;
 /**
  * Makes DPoP proofs (RFC 9449 §4.2) with one key pair and the JDK alone: ES256 for an EC P-256
  * pair, RS256 for an RSA pair. What {@code client.TokenClient} and the service's console sign with,
- * and what {@link DpopProofs} checks. The pair is checked once, when it is given; thread-safe.
- * Never shows the private key.
+ * and what {@link DpopProofs} checks. The pair is taken as given: a caller that takes a pair from
+ * outside checks it once with {@link #requireMatchingPair} ({@code TokenClient} does, when it is
+ * built), where the console's own pair, made at sign-in and sealed in its cookie, is not checked
+ * again on every request. Thread-safe. Never shows the private key.
  */
 public final class DpopSigner {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,8 +37,8 @@ public final class DpopSigner {
   /**
    * @param keys an EC P-256 pair or an RSA pair, whose two halves belong together
    * @param random where each proof's {@code jti} comes from
-   * @throws IllegalStateException when the pair is of another type, its public key cannot be a JWK,
-   *     or its private key is not the public key's
+   * @throws IllegalStateException when the pair is of another type or its public key cannot be a
+   *     JWK
    */
   public DpopSigner(KeyPair keys, SecureRandom random) {
     this.keys = Objects.requireNonNull(keys, "the DPoP key pair");
@@ -50,10 +52,22 @@ public final class DpopSigner {
     } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new IllegalStateException("dpop cannot describe this public key as a JWK", e);
     }
+  }
+
+  /**
+   * A signer of {@code keys} once its private key is shown to be its public key's: a test signature
+   * by the one, verified by the other.
+   *
+   * @throws IllegalStateException as the constructor does, and when the halves do not belong
+   *     together
+   */
+  public static DpopSigner requireMatchingPair(KeyPair keys, SecureRandom random) {
+    DpopSigner signer = new DpopSigner(keys, random);
     byte[] test = "dpop key pair check".getBytes(StandardCharsets.US_ASCII);
-    if (!alg.verify(key, test, sign(test))) {
+    if (!signer.alg.verify(keys.getPublic(), test, signer.sign(test))) {
       throw new IllegalStateException("dpop: the private key is not the public key's");
     }
+    return signer;
   }
 
   /**

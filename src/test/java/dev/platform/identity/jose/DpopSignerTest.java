@@ -64,7 +64,9 @@ class DpopSignerTest {
   @Test
   void whenTheHalvesDoNotBelongTogetherOrTheTargetIsNoUrlThenRefused() throws Exception {
     KeyPair mixed = new KeyPair(pair("EC").getPublic(), pair("EC").getPrivate());
-    assertThrows(IllegalStateException.class, () -> new DpopSigner(mixed, new SecureRandom()));
+    assertThrows(
+        IllegalStateException.class,
+        () -> DpopSigner.requireMatchingPair(mixed, new SecureRandom()));
     DpopSigner signer = new DpopSigner(pair("EC"), new SecureRandom());
     assertThrows(
         IllegalArgumentException.class,
