@@ -12,8 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.transform.TransformerFactory;
@@ -177,5 +181,54 @@ class ConfExamplesTest {
     // Order: Tomcat production, staging; Payara production, staging (issue 19, SPEC 8).
     assertEquals(List.of("P7D", "P7D", "P7D", "P7D"), values(JndiSettings.MAX_SECRET_OVERLAP));
     assertEquals(List.of("P90D", "", "P90D", ""), values(JndiSettings.SECRET_MAX_AGE));
+  }
+
+  /**
+   * conf/payara-server/setup.asadmin's custom resources, by name, each value as Payara stores it
+   * (the {@code \\:} and {@code \\=} of asadmin's property syntax undone).
+   */
+  static Map<String, String> customResources(String setup) {
+    Matcher line =
+        Pattern.compile("(?m)^create-custom-resource .* --property='value=(.*)' (\\S+)$")
+            .matcher(setup);
+    Map<String, String> resources = new TreeMap<>();
+    while (line.find()) {
+      resources.put(line.group(2), line.group(1).replace("\\:", ":").replace("\\=", "="));
+    }
+    return resources;
+  }
+
+  /**
+   * Issue 41: Payara Server's settings are custom resources that override the WAR's defaults; the
+   * production set is Tomcat's production example's (the values that are not the default), the
+   * secrets' folder aside, and no secret is a value (Payara writes each into domain.xml).
+   */
+  @Test
+  void whenPayaraServerSetupIsReadThenItGivesTomcatsProductionSettingsAndNoSecretAsAValue()
+      throws Exception {
+    String setup = Files.readString(Path.of("conf/payara-server/setup.asadmin"));
+    Map<String, String> resources = customResources(setup);
+    assertTrue(settingNames().containsAll(resources.keySet()), resources.keySet().toString());
+    List<String> secrets =
+        resources.keySet().stream().filter(name -> Setting.of(name).secret()).toList();
+    assertEquals(List.of(), secrets, "secrets given as values");
+    Map<String, String> tomcat = new TreeMap<>();
+    NodeList entries =
+        parse(Path.of("conf/tomcat/context-production.xml")).getElementsByTagName("Environment");
+    for (int i = 0; i < entries.getLength(); i++) {
+      Element entry = (Element) entries.item(i);
+      String name = entry.getAttribute("name");
+      String value = entry.getAttribute("value");
+      if (!value.isEmpty() && !value.equals(Setting.of(name).byDefault())) {
+        tomcat.put(
+            name, value.replace("${catalina.base}/conf/identity/", "/opt/identity/secrets/"));
+      }
+    }
+    Map<String, String> production = new TreeMap<>(resources);
+    production.values().removeIf(String::isEmpty);
+    production.entrySet().removeIf(e -> e.getValue().equals(Setting.of(e.getKey()).byDefault()));
+    assertEquals(tomcat, production);
+    assertTrue(setup.contains(" jdbc/identity\n"), "the JDBC resource the resource-ref names");
+    assertFalse(setup.contains("password="), "a password in the pool");
   }
 }
