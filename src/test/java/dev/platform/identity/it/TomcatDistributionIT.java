@@ -155,6 +155,9 @@ class TomcatDistributionIT {
         console.contains("Java Home:             " + ServerProcess.javaHome().toRealPath()),
         console);
     String signatures = ServerProcess.rsaProviderLine(console);
+    // context-production.xml asks for accp; it loads on Java 17 and 25 here, so the JDK's provider
+    // would mean a JDK (or a Tomcat) on which ACCP's native library no longer loads.
+    assertTrue(signatures.startsWith("RSA signatures: AmazonCorrettoCryptoProvider "), signatures);
     logs.forEach((file, text) -> assertFalse(text.contains("failed to unregister it"), file + ""));
     // Issue 36: ACCP's thread is not the application's to Tomcat, so no warning at the stop.
     logs.forEach(
