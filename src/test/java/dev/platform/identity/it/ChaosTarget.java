@@ -193,7 +193,7 @@ final class ChaosTarget implements AutoCloseable {
   private String jcmd(String command) throws IOException, InterruptedException {
     Process process =
         new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                ServerProcess.javaHome().resolve("bin").resolve("jcmd").toString(),
                 Long.toString(pid()),
                 command)
             .redirectErrorStream(true)

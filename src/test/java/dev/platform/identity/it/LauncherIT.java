@@ -61,7 +61,7 @@ class LauncherIT {
         throws IOException {
       this.port = port;
       List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add(ServerProcess.java());
       command.addAll(jvm);
       command.addAll(
           List.of(
@@ -70,6 +70,9 @@ class LauncherIT {
       ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
       builder.environment().putAll(environment);
       process = builder.start();
+      System.out.printf(
+          "The launcher (pid %d) runs on Java %s (%s)%n",
+          process.pid(), ServerProcess.javaVersion(), command.get(0));
       reader.setDaemon(true);
       reader.start();
     }

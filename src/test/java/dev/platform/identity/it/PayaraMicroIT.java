@@ -21,8 +21,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The WAR, unchanged, on Payara Micro 6 (fetched by {@code -Pservers}) as docs/deploying-tomcat.md
@@ -39,8 +43,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * secrets as owner-only files, {@code await-ready.sh}; Payara's instance in {@code payara/}, its
  * log in {@code logs/}. Started, stopped and started again by its process.
  */
-@EnabledIfSystemProperty(named = "identity.payara.jar", matches = ".+")
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+@ParameterizedClass(name = "Payara Micro {0}", allowZeroInvocations = true)
+@MethodSource("jars")
 class PayaraMicroIT {
   /** Distinctive, to be searched for; PostgreSQL here trusts 127.0.0.1 and never asks for it. */
   static final String DB_PASSWORD = "payara-db-password-" + UUID.randomUUID();
@@ -51,14 +56,45 @@ class PayaraMicroIT {
    */
   static final Duration START = Duration.parse(System.getProperty("identity.payara.start", "PT3M"));
 
-  final Path jar = Path.of(System.getProperty("identity.payara.jar"));
+  final Path jar;
+  final String version;
   ProductionServer server;
   Path base;
   Path secrets;
 
+  PayaraMicroIT(Path jar) throws IOException {
+    this.jar = jar;
+    this.version = version(jar);
+  }
+
+  /**
+   * The jars {@code -Pservers} fetched: {@code identity.payara.jar} (6) and, where set, {@code
+   * identity.payara7.jar} (7 needs Java 21, so only the Java 25 run sets it); none without
+   * -Pservers.
+   */
+  static Stream<Path> jars() {
+    return Stream.of("identity.payara.jar", "identity.payara7.jar")
+        .map(name -> System.getProperty(name, ""))
+        .filter(jar -> !jar.isBlank())
+        .map(Path::of);
+  }
+
+  /** Payara Micro's version, from the boot module's Maven properties inside the jar. */
+  static String version(Path jar) throws IOException {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      Properties pom = new Properties();
+      pom.load(
+          file.getInputStream(
+              file.getEntry(
+                  "META-INF/maven/fish.payara.server.internal.extras/payara-micro-boot/"
+                      + "pom.properties")));
+      return pom.getProperty("version");
+    }
+  }
+
   @BeforeEach
   void prepare() throws Exception {
-    server = ProductionServer.prepare("Payara Micro", jar, "identity_payara");
+    server = ProductionServer.prepare("Payara Micro " + version, jar, "identity_payara");
     base = Files.createTempDirectory(Path.of("target"), "payara-base-").toAbsolutePath();
     // The doc's "cd /opt/identity &&": Payara's directory config source looks for secrets/ in the
     // working directory first, which is where the secrets are (issue 36).
@@ -187,13 +223,17 @@ class PayaraMicroIT {
     Map<String, String> admin = bootstrapAdministrator();
     long suite = System.nanoTime();
     new SmokeSuite(http, admin.get("client_id"), admin.get("client_secret")).run();
-    System.out.printf(
-        "Payara Micro smoke suite: %d ms%n",
-        Duration.ofNanos(System.nanoTime() - suite).toMillis());
+    long suiteMillis = Duration.ofNanos(System.nanoTime() - suite).toMillis();
     assertNoSecretWrittenOut(admin.get("client_secret"));
     // logging.properties: the expired CA certificates of Payara's trust store are not logged, and
     // the audit lines, every token's among them, go to their own file.
     String serverLog = Files.readString(log("server.log"), StandardCharsets.ISO_8859_1);
+    String signatures = ServerProcess.rsaProviderLine(serverLog);
+    // web-production.xml asks for accp, which loads on Java 17 and 25 here.
+    assertTrue(signatures.startsWith("RSA signatures: AmazonCorrettoCryptoProvider "), signatures);
+    System.out.printf(
+        "Payara Micro %s on Java %s smoke suite: %d ms; %s%n",
+        version, ServerProcess.javaVersion(), suiteMillis, signatures);
     assertFalse(serverLog.contains("NCLS-SECURITY-05054"));
     assertFalse(serverLog.contains("\"event\":\"token.issue\""), "an audit line in server.log");
     // Issue 36: Payara's directory config source reads the empty mpconfig/, not secrets/.
@@ -241,8 +281,8 @@ class PayaraMicroIT {
     String failed = Files.readString(log("server.log"), StandardCharsets.ISO_8859_1);
     long frames = failed.lines().map(String::strip).filter(l -> l.startsWith("at ")).count();
     System.out.printf(
-        "Payara Micro's failed start: server.log has %d lines, %d of them stack frames%n",
-        failed.lines().count(), frames);
+        "Payara Micro %s's failed start: server.log has %d lines, %d of them stack frames%n",
+        version, failed.lines().count(), frames);
 
     // The same command after the fix: the log still holds the first start's failure.
     server.stop();

@@ -58,12 +58,51 @@ final class ServerProcess implements AutoCloseable {
       builder.directory(directory.toFile());
     }
     builder.environment().putAll(environment);
+    System.out.printf("%s runs on Java %s (%s)%n", name, javaVersion(), command.get(0));
     return new ServerProcess(name, builder.start(), log);
   }
 
-  /** The path to the running JDK's {@code java}. */
+  /**
+   * The JDK the servers run on: {@code -Didentity.server.java.home} (CI's second run on Java 25,
+   * the WAR built for 17 unchanged), else the test's own.
+   */
+  static Path javaHome() {
+    String chosen = System.getProperty("identity.server.java.home", "");
+    return Path.of(chosen.isBlank() ? System.getProperty("java.home") : chosen);
+  }
+
+  /** The path to {@link #javaHome}'s {@code java}. */
   static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return javaHome().resolve("bin").resolve("java").toString();
+  }
+
+  /** {@link #javaHome}'s version, from its {@code release} file: what a server says it runs on. */
+  static String javaVersion() {
+    try {
+      return Files.readAllLines(javaHome().resolve("release")).stream()
+          .filter(line -> line.startsWith("JAVA_VERSION="))
+          .map(line -> line.substring("JAVA_VERSION=".length()).replace("\"", ""))
+          .findFirst()
+          .orElse("unknown");
+    } catch (IOException e) {
+      return "unknown (" + e + ")";
+    }
+  }
+
+  /**
+   * The service's one line saying which provider signs tokens (RsaProvider.choose), from a server's
+   * log: ACCP with its version, or the JDK's with the reason ACCP did not load (its native library
+   * on a newer JDK, say). Fails if there is no such line.
+   */
+  static String rsaProviderLine(String log) {
+    return log.lines()
+        .map(line -> line.substring(Math.max(0, line.indexOf("RSA signatures: "))))
+        .filter(
+            line ->
+                line.startsWith("RSA signatures: AmazonCorrettoCryptoProvider ")
+                    || line.startsWith("RSA signatures: the JDK's provider"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no 'RSA signatures: ' line in the log"));
   }
 
   long pid() {

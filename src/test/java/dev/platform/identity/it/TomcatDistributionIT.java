@@ -39,6 +39,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * docs/deploying-tomcat.md, "Tomcat 10.1", run as written with {@code sh}: the Tomcat zip unpacked
@@ -49,9 +51,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  */
 @EnabledIfSystemProperty(named = "identity.tomcat.zip", matches = ".+")
 @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+@ParameterizedClass(name = "Tomcat {0}")
+@MethodSource("zips")
 class TomcatDistributionIT {
-  static final Path ZIP = Path.of(System.getProperty("identity.tomcat.zip", "tomcat-0.zip"));
-  static final String VERSION = ZIP.getFileName().toString().replaceAll("^tomcat-|\\.zip$", "");
+  final Path zip;
+  final String version;
 
   ReadmeSteps deploying;
   ReadmeSteps tomcat;
@@ -63,13 +67,30 @@ class TomcatDistributionIT {
   int port;
   final List<Path> outputs = new ArrayList<>();
 
+  TomcatDistributionIT(Path zip) {
+    this.zip = zip;
+    this.version = zip.getFileName().toString().replaceAll("^tomcat-|\\.zip$", "");
+  }
+
+  /**
+   * The zips {@code -Pservers} fetched: {@code identity.tomcat.zip} (10.1, the launcher's) and,
+   * where set, {@code identity.tomcat11.zip}; every test runs on each, the same WAR.
+   */
+  static Stream<Path> zips() {
+    return Stream.of("identity.tomcat.zip", "identity.tomcat11.zip")
+        .map(name -> System.getProperty(name, ""))
+        .filter(zip -> !zip.isBlank())
+        .map(Path::of);
+  }
+
   @BeforeEach
   void prepare() throws Exception {
     deploying =
-        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before either server", "## Tomcat 10.1");
-    tomcat = ReadmeSteps.in("docs/deploying-tomcat.md", "## Tomcat 10.1", null);
+        ReadmeSteps.in(
+            "docs/deploying-tomcat.md", "## Before either server", "## Tomcat 10.1 or 11");
+    tomcat = ReadmeSteps.in("docs/deploying-tomcat.md", "## Tomcat 10.1 or 11", null);
     folder = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tomcat-");
-    catalina = folder.resolve("apache-tomcat-" + VERSION);
+    catalina = folder.resolve("apache-tomcat-" + version);
     database = FreshPostgres.create("identity_tomcat");
     byte[] random = new byte[18];
     new SecureRandom().nextBytes(random);
@@ -82,6 +103,9 @@ class TomcatDistributionIT {
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
+    System.out.printf(
+        "Tomcat %s runs on Java %s (JAVA_HOME=%s)%n",
+        version, ServerProcess.javaVersion(), ServerProcess.javaHome());
   }
 
   @AfterEach
@@ -125,6 +149,15 @@ class TomcatDistributionIT {
     assertTrue(tail("stop").contains("Tomcat stopped."), tail("stop"));
 
     Map<Path, String> logs = logs();
+    String console = Files.readString(catalina.resolve("logs/catalina.out"));
+    // VersionLoggerListener's line: the JDK chosen by identity.server.java.home, not the test's.
+    assertTrue(
+        console.contains("Java Home:             " + ServerProcess.javaHome().toRealPath()),
+        console);
+    String signatures = ServerProcess.rsaProviderLine(console);
+    // context-production.xml asks for accp; it loads on Java 17 and 25 here, so the JDK's provider
+    // would mean a JDK (or a Tomcat) on which ACCP's native library no longer loads.
+    assertTrue(signatures.startsWith("RSA signatures: AmazonCorrettoCryptoProvider "), signatures);
     logs.forEach((file, text) -> assertFalse(text.contains("failed to unregister it"), file + ""));
     // Issue 36: ACCP's thread is not the application's to Tomcat, so no warning at the stop.
     logs.forEach(
@@ -136,13 +169,15 @@ class TomcatDistributionIT {
     assertNoSecretIn(places, adminSecret);
     assertAuditLinesOnceInTheirFile(logs);
     System.out.printf(
-        "Tomcat %s by the README: installed in %d ms, ready %d ms after the start, suite %d ms,"
-            + " stopped in %d ms%n",
-        VERSION,
+        "Tomcat %s on Java %s by the README: installed in %d ms, ready %d ms after the start, suite"
+            + " %d ms, stopped in %d ms; %s%n",
+        version,
+        ServerProcess.javaVersion(),
         millis(installing, installed),
         millis(installed, ready),
         millis(ready, tested),
-        millis(tested, stopped));
+        millis(tested, stopped),
+        signatures);
   }
 
   @Test
@@ -165,7 +200,7 @@ class TomcatDistributionIT {
     System.out.printf(
         "Tomcat %s with a wrong issuer: the README's wait failed after %d ms; the failed start"
             + " logged %d lines, %d of them stack frames%n",
-        VERSION, millis(start, failed), lines.lines(), lines.frames());
+        version, millis(start, failed), lines.lines(), lines.frames());
   }
 
   /**
@@ -192,7 +227,7 @@ class TomcatDistributionIT {
     System.out.printf(
         "Tomcat %s without the database password: the failed start logged %d lines, %d of them"
             + " stack frames%n",
-        VERSION, lines.lines(), lines.frames());
+        version, lines.lines(), lines.frames());
   }
 
   /**
@@ -289,7 +324,7 @@ class TomcatDistributionIT {
     System.out.printf(
         "Tomcat %s with TLS (server-https.xml): a certificate client's bound token, 200 with its"
             + " certificate at /admin/v1, 401 without%n",
-        VERSION);
+        version);
   }
 
   /**
@@ -346,7 +381,7 @@ class TomcatDistributionIT {
     System.out.printf(
         "Tomcat %s with server-proxy.xml: the certificate header counts from 127.0.0.1, not from"
             + " %s%n",
-        VERSION, BoundHttp.PROBE_ADDRESS);
+        version, BoundHttp.PROBE_ADDRESS);
   }
 
   static ReadmeSteps mutualTlsSteps() throws IOException {
@@ -495,7 +530,7 @@ class TomcatDistributionIT {
     System.out.printf(
         "Tomcat %s with keyStore pkcs11 on SoftHSM2 (slot %d): ready %d ms after the start, kid %s"
             + " in the token%n",
-        VERSION, hsm.token.slot(), millis(started, ready), kid);
+        version, hsm.token.slot(), millis(started, ready), kid);
   }
 
   /**
@@ -513,16 +548,15 @@ class TomcatDistributionIT {
 
   /** The same, the README's line {@code leftOut} (when not null) left out of its block. */
   void install(String issuer, String leftOut) throws IOException, InterruptedException {
-    String zip = "target/deploy/" + ZIP.getFileName();
     ConfExample unpack =
         tomcat
-            .block("mvn -B -q dependency:copy -Dartifact=org.apache.tomcat:tomcat:")
+            .block("version=")
+            .replace("version=10.1.60   # or 11.0.24\n", "version=" + version + "\n")
             .replace(
-                "mvn -B -q dependency:copy -Dartifact=org.apache.tomcat:tomcat:"
-                    + VERSION
-                    + ":zip -DoutputDirectory=target/deploy\n",
+                "mvn -B -q dependency:copy -Dartifact=org.apache.tomcat:tomcat:$version:zip"
+                    + " -DoutputDirectory=target/deploy\n",
                 "") // -Pservers did this
-            .replace(zip, ZIP.toAbsolutePath().toString())
+            .replace("target/deploy/tomcat-$version.zip", zip.toAbsolutePath().toString())
             .replace("/opt", folder.toString());
     assertEquals(0, run("unpack", unpack));
     ConfExample secrets =
@@ -666,7 +700,7 @@ class TomcatDistributionIT {
             .redirectOutput(output.toFile());
     builder.environment().put("CATALINA_HOME", catalina.toString());
     builder.environment().put("CATALINA_BASE", catalina.toString());
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().put("JAVA_HOME", ServerProcess.javaHome().toString());
     Process process = builder.start();
     if (!process.waitFor(150, TimeUnit.SECONDS)) {
       process.destroyForcibly();
