@@ -24,12 +24,16 @@ import java.util.Base64;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.crypto.SecretKey;
@@ -146,28 +150,76 @@ public final class JndiSettings {
   private static final Pattern IP_LITERAL =
       Pattern.compile("(\\d{1,3}(\\.\\d{1,3}){3})|([0-9A-Fa-f:]*:[0-9A-Fa-f:.]*)");
 
+  private static final Logger LOG = Logger.getLogger(JndiSettings.class.getName());
+
+  /** An entry's value relative to {@code java:comp/env}, or null when it is not bound. */
   private final Function<String, Object> lookup;
 
-  private JndiSettings(Function<String, Object> lookup) {
+  /** A value by its whole global name, or null when it is not bound. */
+  private final Function<String, Object> global;
+
+  /** The entries read from a global name, and that name: errors name where a value was given. */
+  private final Map<String, String> givenGlobally = new TreeMap<>();
+
+  private JndiSettings(Function<String, Object> lookup, Function<String, Object> global) {
     this.lookup = lookup;
+    this.global = global;
   }
 
-  /** Reads the settings of this web application from {@code java:comp/env}. */
+  /**
+   * Reads the settings of this web application from {@code java:comp/env} and the server's global
+   * names ({@link #globalNames}), and logs which were global (the names only, never a value).
+   */
   public static Settings fromJndi() {
-    return read(JndiSettings::lookupInEnvironment);
+    JndiSettings reader =
+        new JndiSettings(JndiSettings::lookupInEnvironment, JndiSettings::lookupGlobal);
+    Settings settings = reader.settings();
+    if (!reader.givenGlobally.isEmpty()) {
+      LOG.info(
+          "Settings given by the server's global JNDI names: " + reader.givenGlobally.values());
+    }
+    return settings;
   }
 
   /**
    * Reads and checks the settings through {@code lookup}, which returns an entry's value by its
-   * name relative to {@code java:comp/env}, or null when it is not bound.
+   * name relative to {@code java:comp/env}, or null when it is not bound; no global names.
    *
    * @throws InvalidSettingException naming the first entry that is missing or invalid
    */
   public static Settings read(Function<String, Object> lookup) {
-    return new JndiSettings(lookup).settings();
+    return read(lookup, name -> null);
+  }
+
+  /**
+   * The same, with {@code global} giving a value by its whole global name ({@link #globalNames}),
+   * or null when that is not bound.
+   */
+  public static Settings read(Function<String, Object> lookup, Function<String, Object> global) {
+    return new JndiSettings(lookup, global).settings();
+  }
+
+  /**
+   * Where an operator may give the entry with the server's own tool rather than in the WAR's
+   * environment (issue 41), in the order they are read: WildFly's naming subsystem binds {@code
+   * java:global/identity/X}, Payara Server's {@code create-custom-resource} the bare {@code
+   * identity/X}. Tomcat has no global name a web application can read without a {@code
+   * ResourceLink}: there the entry is an {@code <Environment>} of the context, as before.
+   */
+  public static List<String> globalNames(String entry) {
+    return List.of("java:global/" + entry, entry);
   }
 
   private Settings settings() {
+    try {
+      return checkedSettings();
+    } catch (InvalidSettingException e) {
+      String name = givenGlobally.get(e.entry());
+      throw name == null ? e : e.givenAt(name);
+    }
+  }
+
+  private Settings checkedSettings() {
     Duration tokenLifetime = duration(TOKEN_LIFETIME, range(TOKEN_LIFETIME).shortest(), "1 minute");
     Duration prePublication =
         duration(KEY_PRE_PUBLICATION, range(KEY_PRE_PUBLICATION).shortest(), "1 hour");
@@ -313,8 +365,8 @@ public final class JndiSettings {
       if (keyStore == Settings.KeyStore.PKCS11) {
         throw new InvalidSettingException(
             PKCS11_LIBRARY,
-            "must name the PKCS#11 module (an absolute path) when java:comp/env/"
-                + KEY_STORE
+            "must name the PKCS#11 module (an absolute path) when "
+                + name(KEY_STORE)
                 + " is 'pkcs11'");
       }
       String stray =
@@ -323,7 +375,7 @@ public final class JndiSettings {
               : label.isPresent() ? PKCS11_TOKEN_LABEL : pin.map(Secret::entry).orElse(null);
       if (stray != null) {
         throw new InvalidSettingException(
-            stray, "is set, but java:comp/env/" + PKCS11_LIBRARY + " is not; set both or neither");
+            stray, "is set, but " + name(PKCS11_LIBRARY) + " is not; set both or neither");
       }
       return Optional.empty();
     }
@@ -342,8 +394,8 @@ public final class JndiSettings {
       throw new InvalidSettingException(
           PKCS11_SLOT,
           (slotText.isPresent()
-                  ? "and java:comp/env/" + PKCS11_TOKEN_LABEL + " are both set"
-                  : "is not set, nor is java:comp/env/" + PKCS11_TOKEN_LABEL)
+                  ? "and " + name(PKCS11_TOKEN_LABEL) + " are both set"
+                  : "is not set, nor is " + name(PKCS11_TOKEN_LABEL))
               + "; name the token by exactly one of them");
     }
     OptionalLong slot = OptionalLong.empty();
@@ -365,8 +417,8 @@ public final class JndiSettings {
             () ->
                 new InvalidSettingException(
                     PKCS11_PIN,
-                    "is not set, nor is its file form java:comp/env/"
-                        + PKCS11_PIN_FILE
+                    "is not set, nor is its file form "
+                        + name(PKCS11_PIN_FILE)
                         + "; the token's user PIN is needed to sign"));
     if (userPin.text().indexOf('\n') >= 0) {
       throw userPin.invalid("must be one line");
@@ -556,8 +608,8 @@ public final class JndiSettings {
             .invalid(
                 "("
                     + position
-                    + ") is the same key as java:comp/env/"
-                    + currentEntry
+                    + ") is the same key as "
+                    + name(currentEntry)
                     + "; a previous key must differ from the current one");
       }
       for (int j = 0; j < keys.size(); j++) {
@@ -727,7 +779,7 @@ public final class JndiSettings {
         .orElseThrow(
             () ->
                 new InvalidSettingException(
-                    entry, "is not set, nor is its file form java:comp/env/" + fileEntry));
+                    entry, "is not set, nor is its file form " + name(fileEntry)));
   }
 
   /** The value of {@code entry}, or the content of the file {@code fileEntry} names; not both. */
@@ -737,8 +789,8 @@ public final class JndiSettings {
     if (text.isPresent() && path.isPresent()) {
       throw new InvalidSettingException(
           entry,
-          "and java:comp/env/"
-              + fileEntry
+          "and "
+              + name(fileEntry)
               + " are both set; set only one (production: the file, and the other empty)");
     }
     if (path.isEmpty()) {
@@ -776,8 +828,8 @@ public final class JndiSettings {
         if (file.isPresent()) {
           throw new InvalidSettingException(
               BOOTSTRAP_SECRET_FILE,
-              "is set, but java:comp/env/"
-                  + BOOTSTRAP_SECRET_OUTPUT
+              "is set, but "
+                  + name(BOOTSTRAP_SECRET_OUTPUT)
                   + " is 'log'; set that to 'file', or leave this empty");
         }
         return Optional.empty();
@@ -790,9 +842,7 @@ public final class JndiSettings {
                     () ->
                         new InvalidSettingException(
                             BOOTSTRAP_SECRET_FILE,
-                            "must be set when java:comp/env/"
-                                + BOOTSTRAP_SECRET_OUTPUT
-                                + " is 'file'")));
+                            "must be set when " + name(BOOTSTRAP_SECRET_OUTPUT) + " is 'file'")));
         return Optional.of(writableTarget(path));
       }
       default ->
@@ -1039,22 +1089,65 @@ public final class JndiSettings {
         : Optional.of(value.toString().trim());
   }
 
-  /** The entry's value; unbound or blank, its declared default where {@link Setting} has one. */
+  /**
+   * The entry's value: a global name's where one is bound, else {@code java:comp/env}'s; unbound or
+   * blank, its declared default where {@link Setting} has one. A global name overrides the WAR's
+   * own default; given at two places with different values, the setting is refused rather than one
+   * silently chosen. A value in {@code java:comp/env} that is the declared default counts as the
+   * WAR's own, since the two cannot be told apart.
+   */
   private Object value(String entry) {
     Setting setting = Setting.of(entry);
-    Object value;
-    try {
-      value = lookup.apply(entry);
-    } catch (RuntimeException e) {
-      throw new InvalidSettingException(entry, "cannot be read: " + e.getMessage());
+    String ownName = "java:comp/env/" + entry;
+    Object own = read(entry, ownName, () -> lookup.apply(entry));
+    String givenAt =
+        isBlank(own) || own.toString().trim().equals(setting.byDefault()) ? null : ownName;
+    Object value = own;
+    for (String name : globalNames(entry)) {
+      Object found = read(entry, name, () -> global.apply(name));
+      if (isBlank(found)) {
+        continue;
+      }
+      if (givenAt != null && !found.toString().trim().equals(value.toString().trim())) {
+        InvalidSettingException twice =
+            new InvalidSettingException(
+                entry,
+                "and "
+                    + name
+                    + " are both set, to different values; give the setting at one of them");
+        throw givenAt.equals(ownName) ? twice : twice.givenAt(givenAt);
+      }
+      givenAt = name;
+      value = found;
+      givenGlobally.put(entry, name);
     }
     if (value instanceof String text) {
       refuseUnresolvedPlaceholder(entry, text.trim());
     }
-    if (value == null || value.toString().isBlank()) {
+    if (isBlank(value)) {
       return setting.whenUnset().map(Object.class::cast).orElse(value);
     }
     return value;
+  }
+
+  /** Where the entry's value was given, for messages that point at another entry. */
+  private String name(String entry) {
+    return givenGlobally.getOrDefault(entry, "java:comp/env/" + entry);
+  }
+
+  private static boolean isBlank(Object value) {
+    return value == null || value.toString().isBlank();
+  }
+
+  /** The value bound at {@code name}; a failed lookup stops the start, naming it. */
+  private static Object read(String entry, String name, Supplier<Object> lookup) {
+    try {
+      return lookup.get();
+    } catch (RuntimeException e) {
+      InvalidSettingException failed =
+          new InvalidSettingException(entry, "cannot be read: " + e.getMessage());
+      throw name.equals("java:comp/env/" + entry) ? failed : failed.givenAt(name);
+    }
   }
 
   /**
@@ -1096,6 +1189,18 @@ public final class JndiSettings {
   private static Object lookupInEnvironment(String name) {
     try {
       return new InitialContext().lookup("java:comp/env/" + name);
+    } catch (NamingException e) {
+      if (isNotBound(e)) {
+        return null;
+      }
+      throw new IllegalStateException(e.getExplanation(), e);
+    }
+  }
+
+  /** A global name's value; null where the server binds nothing there or has no such space. */
+  private static Object lookupGlobal(String name) {
+    try {
+      return new InitialContext().lookup(name);
     } catch (NamingException e) {
       if (isNotBound(e)) {
         return null;
