@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.transform.TransformerFactory;
@@ -177,5 +179,45 @@ class ConfExamplesTest {
     // Order: Tomcat production, staging; Payara production, staging (issue 19, SPEC 8).
     assertEquals(List.of("P7D", "P7D", "P7D", "P7D"), values(JndiSettings.MAX_SECRET_OVERLAP));
     assertEquals(List.of("P90D", "", "P90D", ""), values(JndiSettings.SECRET_MAX_AGE));
+  }
+
+  /**
+   * Issue 41: conf/wildfly/setup.cli binds settings as {@code java:global/identity/NAME}, each one
+   * JndiSettings reads, the production ones among them, and the secrets only in their file forms:
+   * WildFly writes every binding's value into standalone.xml.
+   */
+  @Test
+  void whenTheWildFlyScriptIsReadThenItBindsKnownSettingsAndSecretsOnlyAsFiles() throws Exception {
+    Matcher binding =
+        Pattern.compile("binding=java\\\\:global\\\\/identity\\\\/(\\w+):add\\(")
+            .matcher(Files.readString(Path.of("conf/wildfly/setup.cli")));
+    Set<String> bound = new TreeSet<>();
+    while (binding.find()) {
+      bound.add("identity/" + binding.group(1));
+    }
+
+    assertTrue(settingNames().containsAll(bound), bound.toString());
+    assertTrue(
+        bound.containsAll(
+            List.of(
+                JndiSettings.ISSUER,
+                JndiSettings.KEY_ENCRYPTION_KEY_FILE,
+                JndiSettings.SECRET_PEPPER_FILE,
+                JndiSettings.BOOTSTRAP_SECRET_OUTPUT,
+                JndiSettings.BOOTSTRAP_SECRET_FILE,
+                JndiSettings.ADMIN_TOKEN_LIFETIME,
+                JndiSettings.SECRET_MAX_AGE,
+                JndiSettings.TRUSTED_PROXIES)),
+        bound.toString());
+    for (String secret :
+        List.of(
+            JndiSettings.KEY_ENCRYPTION_KEY,
+            JndiSettings.SECRET_PEPPER,
+            JndiSettings.BOOTSTRAP_CLIENT_SECRET,
+            JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS,
+            JndiSettings.PREVIOUS_SECRET_PEPPERS,
+            JndiSettings.PKCS11_PIN)) {
+      assertFalse(bound.contains(secret), secret + " bound as a value");
+    }
   }
 }
