@@ -231,4 +231,44 @@ class ConfExamplesTest {
     assertTrue(setup.contains(" jdbc/identity\n"), "the JDBC resource the resource-ref names");
     assertFalse(setup.contains("password="), "a password in the pool");
   }
+
+  /**
+   * Issue 41: conf/wildfly/setup.cli binds settings as {@code java:global/identity/NAME}, each one
+   * JndiSettings reads, the production ones among them, and the secrets only in their file forms:
+   * WildFly writes every binding's value into standalone.xml.
+   */
+  @Test
+  void whenTheWildFlyScriptIsReadThenItBindsKnownSettingsAndSecretsOnlyAsFiles() throws Exception {
+    Matcher binding =
+        Pattern.compile("binding=java\\\\:global\\\\/identity\\\\/(\\w+):add\\(")
+            .matcher(Files.readString(Path.of("conf/wildfly/setup.cli")));
+    Set<String> bound = new TreeSet<>();
+    while (binding.find()) {
+      bound.add("identity/" + binding.group(1));
+    }
+
+    assertTrue(settingNames().containsAll(bound), bound.toString());
+    assertTrue(
+        bound.containsAll(
+            List.of(
+                JndiSettings.ISSUER,
+                JndiSettings.KEY_ENCRYPTION_KEY_FILE,
+                JndiSettings.SECRET_PEPPER_FILE,
+                JndiSettings.BOOTSTRAP_SECRET_OUTPUT,
+                JndiSettings.BOOTSTRAP_SECRET_FILE,
+                JndiSettings.ADMIN_TOKEN_LIFETIME,
+                JndiSettings.SECRET_MAX_AGE,
+                JndiSettings.TRUSTED_PROXIES)),
+        bound.toString());
+    for (String secret :
+        List.of(
+            JndiSettings.KEY_ENCRYPTION_KEY,
+            JndiSettings.SECRET_PEPPER,
+            JndiSettings.BOOTSTRAP_CLIENT_SECRET,
+            JndiSettings.PREVIOUS_KEY_ENCRYPTION_KEYS,
+            JndiSettings.PREVIOUS_SECRET_PEPPERS,
+            JndiSettings.PKCS11_PIN)) {
+      assertFalse(bound.contains(secret), secret + " bound as a value");
+    }
+  }
 }

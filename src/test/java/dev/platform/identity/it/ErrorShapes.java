@@ -22,7 +22,17 @@ final class ErrorShapes {
   /** What a container's own page or an exception's text would show. */
   private static final List<String> LEAKS =
       List.of(
-          "<html", "<!doctype", "exception", "\tat ", "tomcat", "payara", "glassfish", "jersey");
+          "<html",
+          "<!doctype",
+          "exception",
+          "\tat ",
+          "tomcat",
+          "payara",
+          "glassfish",
+          "jersey",
+          "wildfly",
+          "undertow",
+          "jboss");
 
   private ErrorShapes() {}
 
