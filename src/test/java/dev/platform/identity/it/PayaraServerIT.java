@@ -165,7 +165,7 @@ class PayaraServerIT {
 
   /**
    * The doc's first block with the zip from {@code -Pservers} (not fetched again), the database's
-   * line in db.pgpass, the secrets of "Before either server", and the doc's edits of setup.asadmin.
+   * line in db.pgpass, the secrets of "Before any server", and the doc's edits of setup.asadmin.
    */
   void install() throws IOException, InterruptedException {
     String dbName = database.dataSource().getDatabaseName();
@@ -182,7 +182,7 @@ class PayaraServerIT {
                 "127.0.0.1:5432:" + dbName + ":postgres:" + DB_PASSWORD);
     assertEquals(0, run("unpack", unpack), output("unpack"));
     ConfExample keys =
-        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before either server", "## Tomcat 10.1")
+        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before any server", "## Tomcat 10.1 or 11")
             .line("SECRETS/key-encryption-key")
             .replace("SECRETS", secrets.toString());
     assertEquals(0, run("secrets", keys), output("secrets"));

@@ -86,8 +86,7 @@ class TomcatDistributionIT {
   @BeforeEach
   void prepare() throws Exception {
     deploying =
-        ReadmeSteps.in(
-            "docs/deploying-tomcat.md", "## Before either server", "## Tomcat 10.1 or 11");
+        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before any server", "## Tomcat 10.1 or 11");
     tomcat = ReadmeSteps.in("docs/deploying-tomcat.md", "## Tomcat 10.1 or 11", null);
     folder = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "tomcat-");
     catalina = folder.resolve("apache-tomcat-" + version);

@@ -68,7 +68,7 @@ class WildFlyIT {
   @BeforeEach
   void prepare() throws Exception {
     deploying =
-        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before either server", "## Tomcat 10.1");
+        ReadmeSteps.in("docs/deploying-tomcat.md", "## Before any server", "## Tomcat 10.1 or 11");
     wildfly = ReadmeSteps.in("docs/deploying-wildfly.md", "## WildFly 39", null);
     folder = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "wildfly-");
     home = folder.resolve("wildfly-" + VERSION);
