@@ -83,6 +83,9 @@ public final class Launcher {
     // is never invited (Tomcat's default sends it before the service has looked).
     connector.setProperty("continueResponseTiming", "onRead");
     connector.setProperty("maxThreads", Integer.toString(options.threads()));
+    // A virtual thread per request instead of the pool of maxThreads (Tomcat 10.1's executor):
+    // maxConnections and the service's own shares then bound the work, not the pool.
+    connector.setProperty("useVirtualThreads", Boolean.toString(options.virtualThreads()));
     // A client gets 5 s for its request line and headers, and for each read of a body that is read
     // blocking (the token body is read non-blocking, with its own deadline); an idle kept-alive
     // connection is closed after 20 s. Tomcat's defaults (60 s, and keep-alive equal to it) let a

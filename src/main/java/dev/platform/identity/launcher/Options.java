@@ -22,12 +22,14 @@ record Options(
     Optional<ServerKeyStore> tls,
     Optional<Pattern> trustedProxies,
     Optional<Path> clientCas,
-    boolean dpopNonces) {
+    boolean dpopNonces,
+    boolean virtualThreads) {
   static final String USAGE =
       "usage: java -jar identity-launcher.jar [--bind 127.0.0.1] [--port 8080] [--data ./data]"
           + " [--context context.xml] [--war identity.war] [--threads N]"
           + " [--tls-keystore server.p12 --tls-keystore-password-file FILE]"
-          + " [--trusted-proxy REGEX] [--tls-client-ca FILE] [--dpop-nonces]";
+          + " [--trusted-proxy REGEX] [--tls-client-ca FILE] [--dpop-nonces]"
+          + " [--virtual-threads]";
 
   /** What {@code --help} prints: the usage line and one line per option. */
   static final String HELP =
@@ -40,6 +42,10 @@ record Options(
           + "                   (default: H2 in the data folder, docs/configuration.md)\n"
           + "  --war FILE       the WAR to run (default: identity.war in the folder above this jar's)\n"
           + "  --threads N      request threads (default: 4 per core, at least 8)\n"
+          + "  --virtual-threads (Java 21 or later)\n"
+          + "                   each request on a virtual thread: --threads no longer bounds\n"
+          + "                   them, but still sets the per-address and database shares\n"
+          + "                   derived from it (docs/performance.md)\n"
           + "  --tls-keystore FILE\n"
           + "                   HTTPS instead of HTTP on the port, with the server key and chain\n"
           + "                   in this PKCS#12 file; a client certificate is asked for but not\n"
@@ -92,7 +98,15 @@ record Options(
     return false;
   }
 
+  /** The first Java whose virtual threads are final (JEP 444), which Tomcat's connector needs. */
+  static final int VIRTUAL_THREADS_JAVA = 21;
+
   static Options parse(String[] args, Path defaultWar) {
+    return parse(args, defaultWar, Runtime.version().feature());
+  }
+
+  /** {@code java} is the running Java's feature release, passed in so tests can choose it. */
+  static Options parse(String[] args, Path defaultWar, int java) {
     String bind = "127.0.0.1";
     int port = 8080;
     Path data = Path.of("data");
@@ -104,6 +118,7 @@ record Options(
     Optional<Pattern> trustedProxies = Optional.empty();
     Optional<Path> clientCas = Optional.empty();
     boolean dpopNonces = false;
+    boolean virtualThreads = false;
     Deque<String> rest = new ArrayDeque<>(Arrays.asList(args));
     while (!rest.isEmpty()) {
       String option = rest.pop();
@@ -119,6 +134,7 @@ record Options(
         case "--trusted-proxy" -> trustedProxies = Optional.of(regex(option, value(option, rest)));
         case "--tls-client-ca" -> clientCas = Optional.of(Path.of(value(option, rest)));
         case "--dpop-nonces" -> dpopNonces = true;
+        case "--virtual-threads" -> virtualThreads = virtualThreads(java);
         default -> throw new IllegalArgumentException("unknown option " + option + "\n" + USAGE);
       }
     }
@@ -132,7 +148,20 @@ record Options(
         tls(keyStore, passwordFile),
         trustedProxies,
         clientCas.map(Path::toAbsolutePath),
-        dpopNonces);
+        dpopNonces,
+        virtualThreads);
+  }
+
+  /** Refused before Tomcat starts: on Java 17 its connector would fail with a stack trace. */
+  private static boolean virtualThreads(int java) {
+    if (java < VIRTUAL_THREADS_JAVA) {
+      throw new IllegalArgumentException(
+          "--virtual-threads needs Java "
+              + VIRTUAL_THREADS_JAVA
+              + " or later; this is Java "
+              + java);
+    }
+    return true;
   }
 
   private static Optional<ServerKeyStore> tls(Path keyStore, Path passwordFile) {

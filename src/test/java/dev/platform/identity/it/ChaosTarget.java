@@ -28,6 +28,13 @@ import java.util.stream.Stream;
  */
 final class ChaosTarget implements AutoCloseable {
   static final List<String> JVM = List.of("-Xmx256m");
+
+  /**
+   * {@code true} runs the launcher with {@code --virtual-threads} (issue 41): the same attacks
+   * against Tomcat's virtual-thread executor, on a Java 21+ {@code identity.server.java.home}.
+   */
+  static final String VIRTUAL_THREADS = "identity.chaos.virtualThreads";
+
   private static final Duration SETUP = Duration.ofSeconds(20);
   private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -65,6 +72,9 @@ final class ChaosTarget implements AutoCloseable {
     List<String> options = new ArrayList<>(JVM);
     options.addAll(List.of(jvm));
     List<String> arguments = new ArrayList<>(List.of("--data", data.toString()));
+    if (Boolean.getBoolean(VIRTUAL_THREADS)) {
+      arguments.add("--virtual-threads");
+    }
     if (context != null) {
       arguments.addAll(List.of("--context", context.toString()));
     }

@@ -20,6 +20,26 @@ class OptionsTest {
     assertEquals(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()), options.threads());
     assertEquals("http://127.0.0.1:8080", options.issuer());
     assertFalse(options.dpopNonces());
+    assertFalse(options.virtualThreads());
+  }
+
+  @Test
+  void whenVirtualThreadsAreGivenOnJava21ThenTheyAreOnAndThreadsStillCount() {
+    Options options = Options.parse(new String[] {"--virtual-threads", "--threads", "16"}, WAR, 21);
+
+    assertTrue(options.virtualThreads());
+    assertEquals(16, options.threads());
+  }
+
+  @Test
+  void whenVirtualThreadsAreGivenOnJava17ThenOneLineNamesTheJavaNeeded() {
+    String message =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse(new String[] {"--virtual-threads"}, WAR, 17))
+            .getMessage();
+
+    assertEquals("--virtual-threads needs Java 21 or later; this is Java 17", message);
   }
 
   @Test
@@ -70,7 +90,8 @@ class OptionsTest {
           "--tls-keystore-password-file",
           "--trusted-proxy",
           "--tls-client-ca",
-          "--dpop-nonces"
+          "--dpop-nonces",
+          "--virtual-threads"
         }) {
       assertTrue(Options.HELP.contains(option + " "), option);
     }
