@@ -116,6 +116,9 @@ class PayaraServerIT {
     new SmokeSuite(http, adminId, adminSecret).run();
     phases.done("smoke suite");
     String commandLine = commandLine(pid());
+    ServerProcess.assertRunsOnTheChosenJava("Payara Server", pid());
+    String signatures = ServerProcess.rsaProviderLine(Files.readString(log()));
+    assertTrue(signatures.startsWith("RSA signatures: AmazonCorrettoCryptoProvider"), signatures);
 
     assertEquals(0, run("restart", doc(asadminLine("restart-domain"))), output("restart"));
     awaitReady();
@@ -277,8 +280,8 @@ class PayaraServerIT {
         new ProcessBuilder("sh", "-c", block.text())
             .redirectErrorStream(true)
             .redirectOutput(output.toFile());
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    builder.environment().put("AS_JAVA", System.getProperty("java.home"));
+    builder.environment().put("JAVA_HOME", ServerProcess.javaHome().toString());
+    builder.environment().put("AS_JAVA", ServerProcess.javaHome().toString());
     Process process = builder.start();
     if (!process.waitFor(STEP.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly();

@@ -71,6 +71,20 @@ final class ServerProcess implements AutoCloseable {
     return Path.of(chosen.isBlank() ? System.getProperty("java.home") : chosen);
   }
 
+  /**
+   * The process {@code pid} runs {@link #javaHome}'s {@code java}: for servers whose own scripts
+   * start the JVM from {@code JAVA_HOME} (WildFly, Payara Server's asadmin), where a script could
+   * pick another one.
+   */
+  static void assertRunsOnTheChosenJava(String server, long pid) throws IOException {
+    Path executable = Path.of("/proc/" + pid + "/exe").toRealPath();
+    Path chosen = javaHome().toRealPath();
+    if (!executable.startsWith(chosen)) {
+      throw new AssertionError(server + " runs " + executable + ", not the java of " + chosen);
+    }
+    System.out.printf("%s runs on Java %s (%s)%n", server, javaVersion(), executable);
+  }
+
   /** The path to {@link #javaHome}'s {@code java}. */
   static String java() {
     return javaHome().resolve("bin").resolve("java").toString();

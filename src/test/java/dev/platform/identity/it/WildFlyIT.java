@@ -112,6 +112,7 @@ class WildFlyIT {
     long pid = server().pid();
     String commandLine = Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
     assertTrue(commandLine.contains("-Djboss.home.dir=" + home), commandLine);
+    ServerProcess.assertRunsOnTheChosenJava("WildFly", pid);
 
     Properties admin = bootstrapAdmin();
     String adminId = admin.getProperty("client_id");
@@ -141,6 +142,8 @@ class WildFlyIT {
     // WildFly logs no setting's value (standalone.xml has them): not the secret files' names.
     String log = Files.readString(home.resolve("standalone/log/server.log"));
     assertTrue(log.contains("Settings given by the server's global JNDI names"), "no INFO line");
+    String signatures = ServerProcess.rsaProviderLine(log);
+    assertTrue(signatures.startsWith("RSA signatures: AmazonCorrettoCryptoProvider"), signatures);
     assertFalse(log.contains(secrets.resolve("key-encryption-key").toString()), "a value logged");
     assertTrue(
         Files.readString(home.resolve("standalone/configuration/standalone.xml"))
@@ -339,7 +342,7 @@ class WildFlyIT {
         new ProcessBuilder("sh", "-c", block.text())
             .redirectErrorStream(true)
             .redirectOutput(output.toFile());
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().put("JAVA_HOME", ServerProcess.javaHome().toString());
     Process process = builder.start();
     if (!process.waitFor(240, TimeUnit.SECONDS)) {
       process.destroyForcibly();
