@@ -123,6 +123,8 @@ class WildFlyIT {
     // setup.cli removed WildFly's HTTP invoker and its redirect to the management console.
     ErrorShapes.error(new RawHttp(http.uri("/")).send("GET", "/wildfly-services"), 404);
     ErrorShapes.error(new RawHttp(http.uri("/")).send("GET", "/WEB-INF/web.xml"), 404);
+    // A request target without its leading / was Undertow's HTML 500 and a stack trace each.
+    ErrorShapes.error(new RawHttp(http.uri("/")).send("GET", "%2Fadmin/v1/service-accounts"), 404);
     String location = http.get("/console").headers().firstValue("Location").orElse("");
     assertFalse(location.contains(":" + management), location);
     long tested = System.nanoTime();
