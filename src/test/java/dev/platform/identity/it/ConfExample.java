@@ -3,6 +3,9 @@ package dev.platform.identity.it;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code conf/} example as a test deploys it: the file's own text with this machine's values put
@@ -37,5 +40,27 @@ final class ConfExample {
 
   String text() {
     return text;
+  }
+
+  /**
+   * Runs this block with {@code sh} in the project's folder, as an operator runs a doc's step, with
+   * {@code environment} added; its output in {@code folder/step.out}. Returns the exit code.
+   *
+   * @throws AssertionError with the output so far when it has not ended within {@code deadline}
+   */
+  int run(String step, Path folder, Map<String, String> environment, Duration deadline)
+      throws IOException, InterruptedException {
+    Path output = folder.resolve(step + ".out");
+    ProcessBuilder builder =
+        new ProcessBuilder("sh", "-c", text)
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      throw new AssertionError(step + " did not end:\n" + Files.readString(output));
+    }
+    return process.exitValue();
   }
 }

@@ -25,7 +25,6 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -215,16 +214,17 @@ class PayaraMicroIT {
       throws Exception {
     Http http = server.start(command(), log("server.log"), START);
     assertEquals(0, awaitReady().exitCode(), "await-ready.sh once the service is ready");
-    assertEquals(issuer(), metadataIssuer(http));
+    assertEquals(issuer(), ProductionServer.metadataIssuer(http));
     // The service's readiness, not Payara's own MicroProfile Health (pre-boot.asadmin turns it
     // off).
     JsonNode health = Http.json(http.get("/health/ready"));
     assertEquals("UP", health.path("database").asText(), health.toString());
-    Map<String, String> admin = bootstrapAdministrator();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(secrets.resolve("bootstrap-admin.txt"));
     long suite = System.nanoTime();
-    new SmokeSuite(http, admin.get("client_id"), admin.get("client_secret")).run();
+    new SmokeSuite(http, admin.getProperty("client_id"), admin.getProperty("client_secret")).run();
     long suiteMillis = Duration.ofNanos(System.nanoTime() - suite).toMillis();
-    assertNoSecretWrittenOut(admin.get("client_secret"));
+    assertNoSecretWrittenOut(admin.getProperty("client_secret"));
     // logging.properties: the expired CA certificates of Payara's trust store are not logged, and
     // the audit lines, every token's among them, go to their own file.
     String serverLog = Files.readString(log("server.log"), StandardCharsets.ISO_8859_1);
@@ -244,11 +244,12 @@ class PayaraMicroIT {
     String moved = "http://localhost:" + server.port();
     Files.writeString(base.resolve("web-production.xml"), webXml(moved));
     http = server.start(command(), log("server.log"), START);
-    assertEquals(moved, metadataIssuer(http), "the second start's web-production.xml");
+    assertEquals(
+        moved, ProductionServer.metadataIssuer(http), "the second start's web-production.xml");
     assertEquals(
         200,
-        new SmokeSuite(http, admin.get("client_id"), admin.get("client_secret"))
-            .token(admin.get("client_id"), admin.get("client_secret"), true)
+        new SmokeSuite(http, admin.getProperty("client_id"), admin.getProperty("client_secret"))
+            .token(admin.getProperty("client_id"), admin.getProperty("client_secret"), true)
             .statusCode(),
         "the same database, its administrator kept");
     assertFalse(
@@ -323,9 +324,10 @@ class PayaraMicroIT {
     Http http = server.start(command, hsm.hsm.environment(), log("server.log"), START);
     assertEquals(0, awaitReady().exitCode(), "await-ready.sh once the service is ready");
 
-    Map<String, String> admin = bootstrapAdministrator();
-    String id = admin.get("client_id");
-    String secret = admin.get("client_secret");
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(secrets.resolve("bootstrap-admin.txt"));
+    String id = admin.getProperty("client_id");
+    String secret = admin.getProperty("client_secret");
     String kid = hsm.assertSignedInTheToken(new SmokeSuite(http, id, secret), http, id, secret);
     assertFalse(
         Files.readString(log("server.log"), StandardCharsets.ISO_8859_1).contains(SoftHsm.PIN),
@@ -405,10 +407,12 @@ class PayaraMicroIT {
     CertificateBinding.Channel untrusted =
         CertificateBinding.tls(https, pki.certificate(), sameName);
     CertificateBinding.Channel unnamed = CertificateBinding.tls(https, pki.certificate(), stranger);
-    Map<String, String> admin = bootstrapAdministrator();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(secrets.resolve("bootstrap-admin.txt"));
     String adminToken =
         CertificateBinding.accessToken(
-            CertificateBinding.token(none, admin.get("client_id"), admin.get("client_secret")));
+            CertificateBinding.token(
+                none, admin.getProperty("client_id"), admin.getProperty("client_secret")));
     String id = CertificateBinding.register(none, adminToken, client);
 
     String bound = CertificateBinding.accessToken(CertificateBinding.token(its, id, null));
@@ -471,19 +475,6 @@ class PayaraMicroIT {
   }
 
   record Script(int exitCode, String output) {}
-
-  static String metadataIssuer(Http http) {
-    return Http.json(http.get("/.well-known/oauth-authorization-server")).path("issuer").asText();
-  }
-
-  /** The generated administrator, written once to the owner-only bootstrap-admin.txt. */
-  Map<String, String> bootstrapAdministrator() throws IOException {
-    Path file = secrets.resolve("bootstrap-admin.txt");
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-    return Files.readAllLines(file).stream()
-        .filter(line -> line.contains("=") && !line.startsWith("#"))
-        .collect(Collectors.toMap(l -> l.split("=", 2)[0], l -> l.split("=", 2)[1]));
-  }
 
   /**
    * No secret in any file Payara or the test wrote outside secrets/ (the instance with its

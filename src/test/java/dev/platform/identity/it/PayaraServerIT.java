@@ -15,12 +15,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -109,10 +109,12 @@ class PayaraServerIT {
     phases.done("deployed and ready");
 
     Http http = new Http(new URL("http://127.0.0.1:" + httpPort() + "/"));
-    assertEquals(issuer(), metadataIssuer(http), "identity/issuer, a custom resource");
-    Map<String, String> admin = bootstrapAdministrator();
-    String adminId = admin.get("client_id");
-    String adminSecret = admin.get("client_secret");
+    assertEquals(
+        issuer(), ProductionServer.metadataIssuer(http), "identity/issuer, a custom resource");
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(secrets.resolve("bootstrap-admin.txt"));
+    String adminId = admin.getProperty("client_id");
+    String adminSecret = admin.getProperty("client_secret");
     new SmokeSuite(http, adminId, adminSecret).run();
     phases.done("smoke suite");
     String commandLine = commandLine(pid());
@@ -123,7 +125,7 @@ class PayaraServerIT {
     assertEquals(0, run("restart", doc(asadminLine("restart-domain"))), output("restart"));
     awaitReady();
     phases.done("restart-domain, ready");
-    assertEquals(issuer(), metadataIssuer(http), "the issuer kept in domain.xml");
+    assertEquals(issuer(), ProductionServer.metadataIssuer(http), "the issuer kept in domain.xml");
     List<String> listening = listening(pid());
     assertTrue(listening.size() >= 4, "HTTP, admin, IIOP, JMX, Hazelcast: " + listening);
     assertEquals(
@@ -274,20 +276,9 @@ class PayaraServerIT {
 
   /** {@code block} run by sh in the project's folder, as an operator runs it; output in a file. */
   int run(String step, ConfExample block) throws IOException, InterruptedException {
-    Path output = folder.resolve(step + ".out");
-    outputs.add(output);
-    ProcessBuilder builder =
-        new ProcessBuilder("sh", "-c", block.text())
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
-    builder.environment().put("JAVA_HOME", ServerProcess.javaHome().toString());
-    builder.environment().put("AS_JAVA", ServerProcess.javaHome().toString());
-    Process process = builder.start();
-    if (!process.waitFor(STEP.toSeconds(), TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError(step + " did not end:\n" + output(step));
-    }
-    return process.exitValue();
+    outputs.add(folder.resolve(step + ".out"));
+    String java = ServerProcess.javaHome().toString();
+    return block.run(step, folder, Map.of("JAVA_HOME", java, "AS_JAVA", java), STEP);
   }
 
   String output(String step) throws IOException {
@@ -385,19 +376,6 @@ class PayaraServerIT {
       }
     }
     return sockets;
-  }
-
-  static String metadataIssuer(Http http) {
-    return Http.json(http.get("/.well-known/oauth-authorization-server")).path("issuer").asText();
-  }
-
-  /** The generated administrator, written once to the owner-only bootstrap-admin.txt. */
-  Map<String, String> bootstrapAdministrator() throws IOException {
-    Path file = secrets.resolve("bootstrap-admin.txt");
-    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-    return Files.readAllLines(file).stream()
-        .filter(line -> line.contains("=") && !line.startsWith("#"))
-        .collect(Collectors.toMap(l -> l.split("=", 2)[0], l -> l.split("=", 2)[1]));
   }
 
   /**

@@ -1,15 +1,22 @@
 package dev.platform.identity.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.platform.identity.db.FreshPostgres;
 import java.io.IOException;
+import java.io.Reader;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * A real server distribution run with a production example: a fresh PostgreSQL database, a free
@@ -78,6 +85,24 @@ final class ProductionServer implements AutoCloseable {
     ready = null;
     process = ServerProcess.start(name, command, Map.of(), directory, log);
     return process.pid();
+  }
+
+  /**
+   * The generated administrator of {@code file} (bootstrap-admin.txt, {@code client_id=} and {@code
+   * client_secret=} lines), which must be owner-only: how every distribution IT signs in.
+   */
+  static Properties bootstrapAdministrator(Path file) throws IOException {
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+    Properties admin = new Properties();
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      admin.load(reader);
+    }
+    return admin;
+  }
+
+  /** The {@code issuer} of the server's discovery document. */
+  static String metadataIssuer(Http http) {
+    return Http.json(http.get("/.well-known/oauth-authorization-server")).path("issuer").asText();
   }
 
   /** Stops the server's process (if any), printing how long it took; the database stays. */

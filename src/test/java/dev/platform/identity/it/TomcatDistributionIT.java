@@ -132,7 +132,9 @@ class TomcatDistributionIT {
     String commandLine = Files.readString(Path.of("/proc/" + pid + "/cmdline")).replace('\0', ' ');
     assertTrue(commandLine.contains("-Dcatalina.base=" + catalina), commandLine);
 
-    Properties admin = bootstrapAdmin();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(
+            catalina.resolve("conf/identity/bootstrap-admin.txt"));
     String adminSecret = admin.getProperty("client_secret");
     Http http = new Http(new URL("http://127.0.0.1:" + port + "/"));
     new SmokeSuite(http, admin.getProperty("client_id"), adminSecret).run();
@@ -296,7 +298,9 @@ class TomcatDistributionIT {
     CertificateBinding.Channel none = CertificateBinding.tls(base, pki.certificate(), null);
     CertificateBinding.Channel its = CertificateBinding.tls(base, pki.certificate(), client);
     CertificateBinding.Channel another = CertificateBinding.tls(base, pki.certificate(), other);
-    Properties admin = bootstrapAdmin();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(
+            catalina.resolve("conf/identity/bootstrap-admin.txt"));
     String adminToken =
         CertificateBinding.accessToken(
             CertificateBinding.token(
@@ -357,7 +361,9 @@ class TomcatDistributionIT {
     CertificateBinding.Channel trusted = CertificateBinding.proxied("127.0.0.1", port, client);
     CertificateBinding.Channel untrusted =
         CertificateBinding.proxied(BoundHttp.PROBE_ADDRESS, port, client);
-    Properties admin = bootstrapAdmin();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(
+            catalina.resolve("conf/identity/bootstrap-admin.txt"));
     String adminToken =
         CertificateBinding.accessToken(
             CertificateBinding.token(
@@ -518,7 +524,9 @@ class TomcatDistributionIT {
     assertEquals(0, waitForStart(), tail("start"));
     long ready = System.nanoTime();
 
-    Properties admin = bootstrapAdmin();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(
+            catalina.resolve("conf/identity/bootstrap-admin.txt"));
     Http http = new Http(new URL("http://127.0.0.1:" + port + "/"));
     String id = admin.getProperty("client_id");
     String secret = admin.getProperty("client_secret");
@@ -633,16 +641,6 @@ class TomcatDistributionIT {
         .text();
   }
 
-  /** The generated administrator of bootstrap-admin.txt, which must be owner-only. */
-  Properties bootstrapAdmin() throws IOException {
-    Path credentials = catalina.resolve("conf/identity/bootstrap-admin.txt");
-    assertEquals(
-        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials)));
-    Properties admin = new Properties();
-    admin.load(Files.newBufferedReader(credentials, StandardCharsets.UTF_8));
-    return admin;
-  }
-
   /**
    * Neither secret file's value, nor the database password, nor the administrator's secret is in
    * any of {@code places} (name to text) or in the output of a README step.
@@ -691,21 +689,15 @@ class TomcatDistributionIT {
 
   /** Runs a README block with {@code sh} in the project folder; its output is kept. */
   int run(String step, ConfExample block) throws IOException, InterruptedException {
-    Path output = folder.resolve(step + ".out");
-    outputs.add(output);
-    ProcessBuilder builder =
-        new ProcessBuilder("sh", "-c", block.text())
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
-    builder.environment().put("CATALINA_HOME", catalina.toString());
-    builder.environment().put("CATALINA_BASE", catalina.toString());
-    builder.environment().put("JAVA_HOME", ServerProcess.javaHome().toString());
-    Process process = builder.start();
-    if (!process.waitFor(150, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError(step + " did not end:\n" + Files.readString(output));
-    }
-    return process.exitValue();
+    outputs.add(folder.resolve(step + ".out"));
+    return block.run(
+        step,
+        folder,
+        Map.of(
+            "CATALINA_HOME", catalina.toString(),
+            "CATALINA_BASE", catalina.toString(),
+            "JAVA_HOME", ServerProcess.javaHome().toString()),
+        Duration.ofSeconds(150));
   }
 
   String tail(String step) {

@@ -13,7 +13,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -114,7 +113,8 @@ class WildFlyIT {
     assertTrue(commandLine.contains("-Djboss.home.dir=" + home), commandLine);
     ServerProcess.assertRunsOnTheChosenJava("WildFly", pid);
 
-    Properties admin = bootstrapAdmin();
+    Properties admin =
+        ProductionServer.bootstrapAdministrator(secrets.resolve("bootstrap-admin.txt"));
     String adminId = admin.getProperty("client_id");
     String adminSecret = admin.getProperty("client_secret");
     Http http = new Http(new URL("http://127.0.0.1:" + port + "/"));
@@ -290,16 +290,6 @@ class WildFlyIT {
     assertTrue(metrics.body().contains("identity_token_requests_total"), metrics.body());
   }
 
-  /** The generated administrator of bootstrap-admin.txt, which must be owner-only. */
-  Properties bootstrapAdmin() throws IOException {
-    Path credentials = secrets.resolve("bootstrap-admin.txt");
-    assertEquals(
-        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(credentials)));
-    Properties admin = new Properties();
-    admin.load(Files.newBufferedReader(credentials, StandardCharsets.UTF_8));
-    return admin;
-  }
-
   /**
    * Neither secret file's value, nor the database password, nor the administrator's secret is in
    * any file under the folder but secrets/ (standalone.xml and its history, the logs, the
@@ -339,18 +329,11 @@ class WildFlyIT {
 
   /** Runs a doc block with {@code sh} in the project folder; its output in {@code step}.out. */
   int run(String step, ConfExample block) throws IOException, InterruptedException {
-    Path output = folder.resolve(step + ".out");
-    ProcessBuilder builder =
-        new ProcessBuilder("sh", "-c", block.text())
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
-    builder.environment().put("JAVA_HOME", ServerProcess.javaHome().toString());
-    Process process = builder.start();
-    if (!process.waitFor(240, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      throw new AssertionError(step + " did not end:\n" + Files.readString(output));
-    }
-    return process.exitValue();
+    return block.run(
+        step,
+        folder,
+        Map.of("JAVA_HOME", ServerProcess.javaHome().toString()),
+        Duration.ofSeconds(240));
   }
 
   String tail(String step) {
