@@ -95,6 +95,7 @@ class PublicSurfaceTest {
           entry("db.DatabaseGuard", "web builds it"),
           entry("db.DatabaseHealth", "web builds it"),
           entry("db.DatabaseTrouble", "token and web recognise database failures with it"),
+          entry("db.Vendor", "ratelimit, token and web pick their SQL or store by it"),
           entry("db.FailFast", "EclipseLink session customizer, named in persistence.xml"),
           entry("db.InstantConverter", "JPA converter, listed in persistence.xml"),
           entry("db.KeyedMigration", "account's and key's Java migrations extend it"),

@@ -4,7 +4,9 @@ import dev.platform.identity.db.InstantConverter;
 import dev.platform.identity.db.WordList;
 import jakarta.persistence.EntityManager;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -70,7 +72,7 @@ final class AccountOrDecoy {
     }
     query.setParameter(parameters.length + 1, clientId.toString());
     Object[] row = (Object[]) query.getSingleResult();
-    return new ServiceAccounts.Lookup(Boolean.TRUE.equals(row[0]), account(row));
+    return new ServiceAccounts.Lookup(flag(row[0]), account(row));
   }
 
   private static Object[] columns(ServiceAccount decoy) {
@@ -121,19 +123,42 @@ final class AccountOrDecoy {
             (String) row[18],
             CertificateSubject.Kind.named((String) row[19])
                 .map(kind -> new CertificateSubject(kind, (String) row[20])),
-            Boolean.TRUE.equals(row[21]),
-            Boolean.TRUE.equals(row[22])),
+            flag(row[21]),
+            flag(row[22])),
         instant(row[9]),
         instant(row[10]));
   }
 
-  /** H2 answers an OffsetDateTime, the PostgreSQL driver a Timestamp; null stays null. */
-  private static Instant instant(Object column) {
+  /**
+   * A computed flag: a Boolean from PostgreSQL and H2, a number (1 or 0) from MariaDB, which has no
+   * boolean type. Anything else is refused rather than read as false: a flag says whether tokens
+   * must be bound.
+   */
+  static boolean flag(Object column) {
+    if (column instanceof Boolean value) {
+      return value;
+    }
+    if (column instanceof Number value) {
+      return value.longValue() != 0;
+    }
+    throw new IllegalStateException("a flag column of the account lookup holds " + column);
+  }
+
+  /**
+   * H2 answers an OffsetDateTime, the PostgreSQL driver a Timestamp. MariaDB types the COALESCE of
+   * a DATETIME and a parameter as text, which is the UTC time as stored (db.MariaDbSession checks
+   * that the connection writes UTC). Null stays null.
+   */
+  static Instant instant(Object column) {
     if (column == null) {
       return null;
     }
-    return column instanceof OffsetDateTime time
-        ? time.toInstant()
-        : ((java.sql.Timestamp) column).toInstant();
+    if (column instanceof OffsetDateTime time) {
+      return time.toInstant();
+    }
+    if (column instanceof String text) {
+      return LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+    }
+    return ((java.sql.Timestamp) column).toInstant();
   }
 }

@@ -80,6 +80,7 @@ public final class Database implements AutoCloseable {
   public static Database open(
       DataSource dataSource, DatabaseGuard guard, JavaMigration... javaMigrations) {
     reach(dataSource);
+    MariaDbSession.check(dataSource);
     Migrations migrations = Migrations.migrate(dataSource, javaMigrations);
     DataSource guarded = guard.guard(dataSource);
     Map<String, Object> properties = new HashMap<>();
@@ -145,10 +146,10 @@ public final class Database implements AutoCloseable {
     return migrations.isCurrent();
   }
 
-  /** Whether the database is PostgreSQL (some features need it; H2 is for trying out). */
-  public boolean isPostgreSql() {
+  /** Which database this is (some features need a server database; H2 is for trying out). */
+  public Vendor vendor() {
     try (java.sql.Connection connection = dataSource.getConnection()) {
-      return connection.getMetaData().getDatabaseProductName().equals("PostgreSQL");
+      return Vendor.of(connection);
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException("the database cannot be reached: " + e.getMessage(), e);
     }

@@ -26,6 +26,9 @@ public enum DatabaseTrouble {
   public static final String MESSAGE =
       "The service's database is busy or slow; retry after " + RETRY_AFTER_SECONDS + " s";
 
+  /** MariaDB's ER_LOCK_WAIT_TIMEOUT. */
+  private static final int MARIADB_LOCK_WAIT_TIMEOUT = 1205;
+
   /** The trouble somewhere in {@code failure}'s chain of causes, if any. */
   public static Optional<DatabaseTrouble> of(Throwable failure) {
     Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -43,7 +46,10 @@ public enum DatabaseTrouble {
   /**
    * A deadline passed: JDBC's {@link SQLTimeoutException}; PostgreSQL's query_canceled (57014,
    * {@code statement_timeout} or a cancel) and lock_not_available (55P03, {@code lock_timeout});
-   * H2's cancel (HY008) and lock timeout (HYT00); the driver's socket timeout.
+   * H2's cancel (HY008) and lock timeout (HYT00); MariaDB's interrupted statement (70100, its
+   * {@code max_statement_time}, which Connector/J also reports as a SQLTimeoutException) and lock
+   * wait timeout (error 1205, {@code innodb_lock_wait_timeout}, under the catch-all SQLSTATE
+   * HY000); the driver's socket timeout.
    */
   static boolean isTimeout(Throwable t) {
     if (t instanceof SQLTimeoutException || t instanceof SocketTimeoutException) {
@@ -51,7 +57,8 @@ public enum DatabaseTrouble {
     }
     if (t instanceof SQLException sql && sql.getSQLState() != null) {
       return switch (sql.getSQLState()) {
-        case "57014", "55P03", "HY008", "HYT00" -> true;
+        case "57014", "55P03", "HY008", "HYT00", "70100" -> true;
+        case "HY000" -> sql.getErrorCode() == MARIADB_LOCK_WAIT_TIMEOUT;
         default -> false;
       };
     }

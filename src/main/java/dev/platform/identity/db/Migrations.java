@@ -15,8 +15,8 @@ import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.migration.JavaMigration;
 
 /**
- * The schema is Flyway's alone (scripts in {@code db/migration}, Java migrations handed in);
- * EclipseLink never writes DDL.
+ * The schema is Flyway's alone (scripts in {@code db/migration} and the database's own folder,
+ * {@link Vendor#migrationLocations()}; Java migrations handed in); EclipseLink never writes DDL.
  */
 final class Migrations {
   private static final int READY_TIMEOUT_SECONDS = 1;
@@ -27,19 +27,27 @@ final class Migrations {
    * time out and say no.
    */
   private static final String APPLIED =
-      "select count(*) from \"flyway_schema_history\" where \"version\" = ? and \"success\" = true"
+      "select count(*) from %1$sflyway_schema_history%1$s where %1$sversion%1$s = ?"
+          + " and %1$ssuccess%1$s = true"
           + " and not exists (select 1 from service_account where 1 = 0)"
           + " and not exists (select 1 from signing_key where 1 = 0)";
 
+  /**
+   * Flyway's table and columns are lower case, quoted: H2 would otherwise read them as upper case.
+   * The quote is the database's own ({@code "}, or MariaDB's {@code `}).
+   */
   private static final String FORGET_FAILED =
-      "delete from \"flyway_schema_history\" where \"version\" = ? and \"success\" = false";
+      "delete from %1$sflyway_schema_history%1$s where %1$sversion%1$s = ?"
+          + " and %1$ssuccess%1$s = false";
 
   private final DataSource dataSource;
   private final MigrationVersion newest;
+  private final String applied;
 
-  private Migrations(DataSource dataSource, MigrationVersion newest) {
+  private Migrations(DataSource dataSource, MigrationVersion newest, String quote) {
     this.dataSource = dataSource;
     this.newest = newest;
+    this.applied = APPLIED.formatted(quote);
   }
 
   /**
@@ -47,31 +55,41 @@ final class Migrations {
    * javaMigrations} beside them (objects, so they can hold what a script cannot, such as a key).
    */
   static Migrations migrate(DataSource dataSource, JavaMigration... javaMigrations) {
+    Vendor vendor;
+    String quote;
+    try (Connection connection = dataSource.getConnection()) {
+      vendor = Vendor.of(connection);
+      quote = connection.getMetaData().getIdentifierQuoteString();
+    } catch (SQLException e) {
+      throw DatabaseUnreachableException.of(dataSource, e);
+    }
     Flyway flyway =
         Flyway.configure(Migrations.class.getClassLoader())
             .dataSource(dataSource)
-            .locations("classpath:db/migration")
+            .locations(vendor.migrationLocations())
             .javaMigrations(javaMigrations)
             .load();
-    forgetFailures(flyway, dataSource, javaMigrations);
+    forgetFailures(flyway, dataSource, quote, javaMigrations);
     flyway.migrate();
-    return new Migrations(dataSource, flyway.info().current().getVersion());
+    return new Migrations(dataSource, flyway.info().current().getVersion(), quote);
   }
 
   /**
    * A Java migration runs in one transaction, so when it fails (a wrong key-encryption key, say)
    * nothing of it remains. H2 has no transactional DDL, so Flyway records the failure there all the
-   * same and refuses every later start until someone runs {@code flyway repair}; forgetting it lets
-   * the next start, with the setting fixed, simply run the migration again.
+   * same (so does MariaDB, whose DDL commits itself) and refuses every later start until someone
+   * runs {@code flyway repair}; forgetting it lets the next start, with the setting fixed, simply
+   * run the migration again.
    */
   private static void forgetFailures(
-      Flyway flyway, DataSource dataSource, JavaMigration... javaMigrations) {
+      Flyway flyway, DataSource dataSource, String quote, JavaMigration... javaMigrations) {
     Set<MigrationVersion> ours =
         Arrays.stream(javaMigrations).map(JavaMigration::getVersion).collect(Collectors.toSet());
     for (MigrationInfo failed : flyway.info().all()) {
       if (failed.getState() == MigrationState.FAILED && ours.contains(failed.getVersion())) {
         try (Connection connection = dataSource.getConnection();
-            PreparedStatement delete = connection.prepareStatement(FORGET_FAILED)) {
+            PreparedStatement delete =
+                connection.prepareStatement(FORGET_FAILED.formatted(quote))) {
           delete.setString(1, failed.getVersion().getVersion());
           delete.executeUpdate();
         } catch (SQLException e) {
@@ -84,7 +102,7 @@ final class Migrations {
   /** Whether the database answers and has the newest migration applied. */
   boolean isCurrent() {
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement query = connection.prepareStatement(APPLIED)) {
+        PreparedStatement query = connection.prepareStatement(applied)) {
       query.setQueryTimeout(READY_TIMEOUT_SECONDS);
       query.setString(1, newest.getVersion());
       try (ResultSet result = query.executeQuery()) {

@@ -1,18 +1,23 @@
 package dev.platform.identity.ratelimit;
 
+import dev.platform.identity.db.Vendor;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.jdbc.AbstractJdbcProxyManagerBuilder;
 import io.github.bucket4j.distributed.jdbc.PrimaryKeyMapper;
+import io.github.bucket4j.distributed.proxy.ExpiredEntriesCleaner;
+import io.github.bucket4j.distributed.proxy.generic.select_for_update.AbstractSelectForUpdateBasedProxyManager;
+import io.github.bucket4j.mysql.Bucket4jMySQL;
 import io.github.bucket4j.postgresql.Bucket4jPostgreSQL;
-import io.github.bucket4j.postgresql.PostgreSQLSelectForUpdateBasedProxyManager;
 import java.time.Duration;
 import javax.sql.DataSource;
 
 /**
- * Buckets in PostgreSQL (table {@code rate_limit_bucket}, migration V4), shared by every node:
- * Bucket4j reads and writes a bucket's state under {@code SELECT ... FOR UPDATE}. Rows expire once
- * their bucket would be full again, and {@link #removeExpired()} deletes them.
+ * Buckets in PostgreSQL or MariaDB (table {@code rate_limit_bucket}, migration V4), shared by every
+ * node: Bucket4j's proxy manager for that database (its PostgreSQL or its MySQL module) reads and
+ * writes a bucket's state under {@code SELECT ... FOR UPDATE}. Rows expire once their bucket would
+ * be full again, and {@link #removeExpired()} deletes them.
  */
 final class DatabaseBuckets implements BucketStore {
   /** Rows deleted by one statement, in a transaction of its own. */
@@ -27,21 +32,42 @@ final class DatabaseBuckets implements BucketStore {
    */
   static final int CLEANUP_MAX_BATCHES = 100;
 
-  private final PostgreSQLSelectForUpdateBasedProxyManager<String> buckets;
+  private final AbstractSelectForUpdateBasedProxyManager<String> buckets;
+  private final ExpiredEntriesCleaner cleaner;
 
-  DatabaseBuckets(DataSource dataSource, TimeMeter time) {
-    this.buckets =
-        Bucket4jPostgreSQL.selectForUpdateBasedBuilder(dataSource)
-            .primaryKeyMapper(PrimaryKeyMapper.STRING)
-            .table("rate_limit_bucket")
-            .idColumn("id")
-            .stateColumn("state")
-            .expiresAtColumn("expires_at")
-            .clientClock(time)
-            .expirationAfterWrite(
-                ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
-                    Duration.ofSeconds(10)))
-            .build();
+  DatabaseBuckets(DataSource dataSource, Vendor vendor, TimeMeter time) {
+    var built =
+        switch (vendor) {
+          case POSTGRESQL ->
+              configured(
+                      Bucket4jPostgreSQL.selectForUpdateBasedBuilder(dataSource)
+                          .primaryKeyMapper(PrimaryKeyMapper.STRING),
+                      time)
+                  .build();
+          case MARIADB ->
+              configured(
+                      Bucket4jMySQL.selectForUpdateBasedBuilder(MariaDbDeadlocks.wrap(dataSource))
+                          .primaryKeyMapper(PrimaryKeyMapper.STRING),
+                      time)
+                  .build();
+          case H2 -> throw new IllegalArgumentException("Bucket4j keeps no buckets in H2");
+        };
+    this.buckets = built;
+    this.cleaner = (ExpiredEntriesCleaner) built;
+  }
+
+  /** The table of migration V4, and rows that expire once their bucket has refilled. */
+  private static <B extends AbstractJdbcProxyManagerBuilder<String, ?, B>> B configured(
+      B builder, TimeMeter time) {
+    return builder
+        .table("rate_limit_bucket")
+        .idColumn("id")
+        .stateColumn("state")
+        .expiresAtColumn("expires_at")
+        .clientClock(time)
+        .expirationAfterWrite(
+            ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(
+                Duration.ofSeconds(10)));
   }
 
   @Override
@@ -60,7 +86,7 @@ final class DatabaseBuckets implements BucketStore {
   int removeExpired(int batchSize, int maxBatches) {
     int removed = 0;
     for (int i = 0; i < maxBatches; i++) {
-      int batch = buckets.removeExpired(batchSize);
+      int batch = cleaner.removeExpired(batchSize);
       removed += batch;
       if (batch < batchSize) {
         break;

@@ -1,6 +1,7 @@
 package dev.platform.identity.ratelimit;
 
 import dev.platform.identity.audit.AuditEvents;
+import dev.platform.identity.db.Vendor;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.EstimationProbe;
@@ -57,16 +58,24 @@ public final class RateLimiter {
         new ExhaustedBudgets(events, clock));
   }
 
-  /** Buckets in the PostgreSQL database every node shares; no audit-trail events. */
-  public static RateLimiter inDatabase(DataSource dataSource, Clock clock, int successesPerMinute) {
-    return inDatabase(dataSource, clock, successesPerMinute, null);
+  /**
+   * Buckets in the database every node shares, PostgreSQL or MariaDB ({@code vendor}); no
+   * audit-trail events.
+   */
+  public static RateLimiter inDatabase(
+      DataSource dataSource, Vendor vendor, Clock clock, int successesPerMinute) {
+    return inDatabase(dataSource, vendor, clock, successesPerMinute, null);
   }
 
   /** The same, a failure budget that runs out stored in {@code events}. */
   public static RateLimiter inDatabase(
-      DataSource dataSource, Clock clock, int successesPerMinute, AuditEvents events) {
+      DataSource dataSource,
+      Vendor vendor,
+      Clock clock,
+      int successesPerMinute,
+      AuditEvents events) {
     return new RateLimiter(
-        new DatabaseBuckets(dataSource, new ClockTime(clock)),
+        new DatabaseBuckets(dataSource, vendor, new ClockTime(clock)),
         successesPerMinute,
         new ExhaustedBudgets(events, clock));
   }

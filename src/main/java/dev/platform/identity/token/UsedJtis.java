@@ -1,5 +1,6 @@
 package dev.platform.identity.token;
 
+import dev.platform.identity.db.Vendor;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -35,9 +36,6 @@ public final class UsedJtis {
     }
   }
 
-  /** SQLSTATE of a unique-key violation, on PostgreSQL and H2 alike. */
-  private static final String UNIQUE_VIOLATION = "23505";
-
   /** How many expired rows one purge statement deletes at most. */
   static final int BATCH = 1000;
 
@@ -47,7 +45,6 @@ public final class UsedJtis {
   private final Table table;
   private final String insertSql;
   private final String deleteExpiredOne;
-  private final String deleteExpired;
 
   /** The client assertions' jti values. */
   public UsedJtis(DataSource dataSource) {
@@ -61,12 +58,6 @@ public final class UsedJtis {
         "insert into " + table.name + " (client_id, jti_digest, expires_at) values (?, ?, ?)";
     this.deleteExpiredOne =
         "delete from " + table.name + " where client_id = ? and jti_digest = ? and expires_at < ?";
-    this.deleteExpired =
-        "delete from "
-            + table.name
-            + " where (client_id, jti_digest) in (select client_id, jti_digest from "
-            + table.name
-            + " where expires_at < ? fetch first ? rows only)";
   }
 
   /** The DPoP proofs' jti values, in the same database. */
@@ -83,12 +74,13 @@ public final class UsedJtis {
     String digest = digest(jti);
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(true);
-      if (insert(connection, clientId, digest, expiresAt)) {
+      Vendor vendor = Vendor.of(connection);
+      if (insert(connection, vendor, clientId, digest, expiresAt)) {
         return true;
       }
       // Taken: by a replay, or by an expired assertion of the same jti not yet purged.
       return deleteExpired(connection, clientId, digest, now)
-          && insert(connection, clientId, digest, expiresAt);
+          && insert(connection, vendor, clientId, digest, expiresAt);
     } catch (SQLException e) {
       throw new IllegalStateException("the assertion's jti cannot be recorded: " + e, e);
     }
@@ -104,6 +96,9 @@ public final class UsedJtis {
     int last;
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(true);
+      String deleteExpired =
+          Vendor.of(connection)
+              .deleteBatchBefore(table.name, "expires_at", "client_id, jti_digest");
       do {
         try (PreparedStatement delete = connection.prepareStatement(deleteExpired)) {
           delete.setObject(1, utc(now));
@@ -118,7 +113,8 @@ public final class UsedJtis {
     return deleted;
   }
 
-  private boolean insert(Connection connection, UUID clientId, String digest, Instant expiresAt)
+  private boolean insert(
+      Connection connection, Vendor vendor, UUID clientId, String digest, Instant expiresAt)
       throws SQLException {
     try (PreparedStatement insert = connection.prepareStatement(insertSql)) {
       insert.setString(1, clientId.toString());
@@ -127,7 +123,7 @@ public final class UsedJtis {
       insert.executeUpdate();
       return true;
     } catch (SQLException e) {
-      if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+      if (vendor.isDuplicateKey(e)) {
         return false;
       }
       throw e;

@@ -26,6 +26,7 @@ import dev.platform.identity.console.ConsoleHeaders;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.DatabaseGuard;
 import dev.platform.identity.db.DatabaseHealth;
+import dev.platform.identity.db.Vendor;
 import dev.platform.identity.http.ClientAddress;
 import dev.platform.identity.http.Incident;
 import dev.platform.identity.jose.DpopNonces;
@@ -476,19 +477,24 @@ public class Startup implements ServletContextListener {
     };
   }
 
-  /** The memory store, or the database's for several nodes (PostgreSQL only). */
+  /** The memory store, or the database's for several nodes (PostgreSQL or MariaDB). */
   private RateLimiter rateLimiter(Settings.Limits settings, Clock clock) {
     if (settings.rateLimitStore() == Settings.RateLimitStore.MEMORY) {
       return RateLimiter.inMemory(clock, settings.tokenRateLimit(), new AuditEvents(database));
     }
-    if (!database.isPostgreSql()) {
+    Vendor vendor = database.vendor();
+    if (!vendor.sharesRateLimits()) {
       throw new InvalidSettingException(
           JndiSettings.RATE_LIMIT_STORE,
-          "is 'database', which needs PostgreSQL; this DataSource is another database");
+          "is 'database', which needs PostgreSQL or MariaDB; this DataSource is another database");
     }
     RateLimiter limiter =
         RateLimiter.inDatabase(
-            database.dataSource(), clock, settings.tokenRateLimit(), new AuditEvents(database));
+            database.dataSource(),
+            vendor,
+            clock,
+            settings.tokenRateLimit(),
+            new AuditEvents(database));
     scheduler.scheduleWithFixedDelay(limiter::removeExpired, 1, 1, TimeUnit.MINUTES);
     return limiter;
   }

@@ -9,6 +9,7 @@ import dev.platform.identity.audit.LogCapture;
 import dev.platform.identity.config.InvalidSettingException;
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.db.Vendor;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -63,7 +64,7 @@ class PepperCheckTest {
     DataSource dataSource = TestDatabases.h2DataSource("upgrade-" + UUID.randomUUID());
     Flyway.configure()
         .dataSource(dataSource)
-        .locations("classpath:db/migration")
+        .locations(Vendor.H2.migrationLocations())
         .target("7")
         .load()
         .migrate();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.db.Vendor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -181,7 +182,7 @@ class SecretOverlapTest {
     JdbcDataSource dataSource = TestDatabases.h2DataSource("v8-" + UUID.randomUUID());
     Flyway.configure()
         .dataSource(dataSource)
-        .locations("classpath:db/migration")
+        .locations(Vendor.H2.migrationLocations())
         .target("8")
         .load()
         .migrate();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.Database;
 import dev.platform.identity.db.TestDatabases;
+import dev.platform.identity.db.Vendor;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,7 +33,7 @@ class SecretPepperIdMigrationTest {
   void legacy(String checkValue) throws SQLException {
     Flyway.configure()
         .dataSource(dataSource)
-        .locations("classpath:db/migration")
+        .locations(Vendor.H2.migrationLocations())
         .target("9")
         .load()
         .migrate();

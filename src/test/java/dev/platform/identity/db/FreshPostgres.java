@@ -1,23 +1,15 @@
 package dev.platform.identity.db;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.UUID;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A new, empty database on the PostgreSQL server of {@code identity.postgres.url} (set by {@code
  * -Ppostgres}), dropped again on close: one per test, so runs never share state.
  */
-public final class FreshPostgres implements AutoCloseable {
-  private final String adminUrl = System.getProperty("identity.postgres.url");
-  private final String name;
-
+public final class FreshPostgres extends FreshDatabase {
   private FreshPostgres(String prefix) throws SQLException {
-    this.name = prefix + "_" + UUID.randomUUID().toString().replace("-", "");
-    admin("create database " + name);
+    super(DatabaseServer.POSTGRESQL, prefix);
   }
 
   /** Creates the database; its name starts with {@code prefix}. */
@@ -25,22 +17,29 @@ public final class FreshPostgres implements AutoCloseable {
     return new FreshPostgres(prefix);
   }
 
-  /** A new DataSource on the database (each call: another node's connections). */
+  @Override
   public PGSimpleDataSource dataSource() {
     PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setUrl(adminUrl.replaceFirst("/[^/?]*(\\?|$)", "/" + name + "$1"));
+    dataSource.setUrl(server().url().replaceFirst("/[^/?]*(\\?|$)", "/" + name() + "$1"));
     return dataSource;
   }
 
   @Override
-  public void close() throws SQLException {
-    admin("drop database if exists " + name + " with (force)");
+  public String resourceAttributes(int port) {
+    return "driverClassName=\"org.postgresql.Driver\" url=\"jdbc:postgresql://127.0.0.1:"
+        + port
+        + "/"
+        + name()
+        + "\" username=\"postgres\" password=\"\"";
   }
 
-  private void admin(String sql) throws SQLException {
-    try (Connection connection = DriverManager.getConnection(adminUrl);
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
+  @Override
+  String createSql(String name) {
+    return "create database " + name;
+  }
+
+  @Override
+  String dropSql(String name) {
+    return "drop database if exists " + name + " with (force)";
   }
 }

@@ -45,7 +45,7 @@ class WarContentsIT {
 
     assertTrue(entries.contains("WEB-INF/web.xml"));
     assertTrue(entries.contains("WEB-INF/classes/META-INF/persistence.xml"));
-    assertTrue(entries.contains("WEB-INF/classes/db/migration/V1__service_accounts.sql"));
+    assertTrue(entries.contains("WEB-INF/classes/db/h2-postgresql/V1__service_accounts.sql"));
     assertTrue(entries.contains("WEB-INF/classes/dev/platform/identity/web/Startup.class"));
   }
 

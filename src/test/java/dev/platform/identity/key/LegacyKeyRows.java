@@ -1,6 +1,7 @@
 package dev.platform.identity.key;
 
 import dev.platform.identity.config.Settings;
+import dev.platform.identity.db.MigrationLocations;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
@@ -34,7 +35,7 @@ public final class LegacyKeyRows {
   public static LegacyKeyRows on(DataSource dataSource, Settings settings) {
     Flyway.configure()
         .dataSource(dataSource)
-        .locations("classpath:db/migration")
+        .locations(MigrationLocations.of(dataSource))
         .target("4")
         .load()
         .migrate();
@@ -48,7 +49,7 @@ public final class LegacyKeyRows {
   public void migrateToVersion9() {
     Flyway.configure()
         .dataSource(dataSource)
-        .locations("classpath:db/migration")
+        .locations(MigrationLocations.of(dataSource))
         .javaMigrations(new KeyRowMacMigration(keyEncryptionKey))
         .target("9")
         .load()

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.audit.LogCapture;
+import dev.platform.identity.db.Vendor;
 import dev.platform.identity.key.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -267,7 +268,8 @@ class RateLimiterTest {
   void whenTheDatabaseCannotBeReachedThenCleanupLogsAndLeavesTheScheduleRunning() {
     PGSimpleDataSource unreachable = new PGSimpleDataSource();
     unreachable.setUrl("jdbc:postgresql://127.0.0.1:1/identity?connectTimeout=1");
-    RateLimiter limiter = RateLimiter.inDatabase(unreachable, clock, RateLimiter.SPEC_PER_MINUTE);
+    RateLimiter limiter =
+        RateLimiter.inDatabase(unreachable, Vendor.POSTGRESQL, clock, RateLimiter.SPEC_PER_MINUTE);
 
     try (LogCapture log = LogCapture.of(RateLimiter.class.getName())) {
       assertDoesNotThrow(limiter::removeExpired);

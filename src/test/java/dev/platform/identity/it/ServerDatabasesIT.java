@@ -17,7 +17,9 @@ import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.config.Settings;
 import dev.platform.identity.config.TestSettings;
 import dev.platform.identity.db.Database;
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
+import dev.platform.identity.db.MigrationLocations;
 import dev.platform.identity.key.LegacyKeyRows;
 import dev.platform.identity.key.SigningKey;
 import dev.platform.identity.key.TestNodes;
@@ -45,27 +47,31 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import javax.crypto.spec.SecretKeySpec;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.postgresql.ds.PGSimpleDataSource;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The migrations, the account store and the signing-key race on the real PostgreSQL server, in a
- * fresh database per run. Runs with {@code -Ppostgres} (as {@code .ci/run} does), which sets {@code
- * identity.postgres.url} to a URL of the server's maintenance database.
+ * The migrations, the account store and the signing-key race on each real database server the build
+ * was given (PostgreSQL with {@code -Ppostgres}, MariaDB with {@code -Pmariadb}, as {@code .ci/run}
+ * does both), in a fresh database per test.
  */
-@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
-class PostgresIT {
+@ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+@MethodSource("dev.platform.identity.db.DatabaseServer#configured")
+class ServerDatabasesIT {
   static final Instant NOW = Instant.parse("2026-03-01T12:00:00.123456Z");
 
-  FreshPostgres database;
+  @Parameter DatabaseServer server;
+  FreshDatabase database;
 
   @BeforeEach
   void createDatabase() throws SQLException {
-    database = FreshPostgres.create("identity_it");
+    database = server.create("identity_it");
   }
 
   @AfterEach
@@ -73,7 +79,7 @@ class PostgresIT {
     database.close();
   }
 
-  PGSimpleDataSource dataSource() {
+  DataSource dataSource() {
     return database.dataSource();
   }
 
@@ -172,12 +178,12 @@ class PostgresIT {
   }
 
   @Test
-  void whenThePepperIsRotatedThenOldRowsAreNamedMovedAndCountedOnPostgres() throws SQLException {
+  void whenThePepperIsRotatedThenOldRowsAreNamedMovedAndCounted() throws SQLException {
     SecretDigest old = new SecretDigest(pepper(1));
     SecretDigest rotated = new SecretDigest(pepper(2), List.of(pepper(1)));
     Flyway.configure()
         .dataSource(dataSource())
-        .locations("classpath:db/migration")
+        .locations(MigrationLocations.of(dataSource()))
         .target("9")
         .load()
         .migrate();

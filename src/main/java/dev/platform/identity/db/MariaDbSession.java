@@ -1,0 +1,89 @@
+package dev.platform.identity.db;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
+
+/**
+ * What a MariaDB connection must do that PostgreSQL and H2 do by themselves, checked once at start
+ * on a connection of the pool, so a DataSource set up otherwise stops the start rather than storing
+ * wrong data.
+ *
+ * <ul>
+ *   <li>Times in UTC. MariaDB's DATETIME has no zone, and Connector/J writes an instant in the
+ *       JVM's zone unless the URL says {@code connectionTimeZone=UTC&preserveInstants=true}: two
+ *       nodes in two zones would then disagree about every expiry, and each autumn's repeated hour
+ *       would be ambiguous.
+ *   <li>Strict mode ({@code STRICT_TRANS_TABLES} or {@code STRICT_ALL_TABLES}, MariaDB's default):
+ *       without it a value too long for its column is cut short instead of refused.
+ * </ul>
+ */
+final class MariaDbSession {
+  /** A fixed instant whose UTC text is known. */
+  private static final OffsetDateTime PROBE =
+      OffsetDateTime.of(2001, 2, 3, 4, 5, 6, 0, ZoneOffset.UTC);
+
+  private static final String PROBE_UTC = "2001-02-03 04:05:06";
+
+  static final String URL_OPTIONS = "connectionTimeZone=UTC&preserveInstants=true";
+
+  private MariaDbSession() {}
+
+  static void check(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection()) {
+      if (Vendor.of(connection) != Vendor.MARIADB) {
+        return;
+      }
+      String written = written(connection);
+      if (!PROBE_UTC.equals(written)) {
+        throw new UnsuitableDatabaseException(
+            "java:comp/env/"
+                + Database.DATA_SOURCE
+                + " writes times to MariaDB in the JVM's zone, not in UTC (the instant "
+                + PROBE_UTC
+                + " UTC became "
+                + written
+                + "): add "
+                + URL_OPTIONS
+                + " to its URL (docs/configuration.md \"MariaDB\")");
+      }
+      String mode = sqlMode(connection);
+      if (!mode.contains("STRICT_TRANS_TABLES") && !mode.contains("STRICT_ALL_TABLES")) {
+        throw new UnsuitableDatabaseException(
+            "java:comp/env/"
+                + Database.DATA_SOURCE
+                + " runs MariaDB without strict mode (sql_mode is '"
+                + mode
+                + "'), which would cut a value too long for its column short instead of refusing"
+                + " it: set STRICT_TRANS_TABLES on the server, or add"
+                + " sessionVariables=sql_mode='STRICT_TRANS_TABLES' to the URL");
+      }
+    } catch (SQLException e) {
+      throw DatabaseUnreachableException.of(dataSource, e);
+    }
+  }
+
+  /** The text MariaDB stores for {@link #PROBE} when the connection binds it. */
+  private static String written(Connection connection) throws SQLException {
+    try (PreparedStatement query =
+        connection.prepareStatement("select cast(cast(? as datetime) as char)")) {
+      query.setObject(1, PROBE);
+      try (ResultSet result = query.executeQuery()) {
+        result.next();
+        return result.getString(1);
+      }
+    }
+  }
+
+  private static String sqlMode(Connection connection) throws SQLException {
+    try (PreparedStatement query = connection.prepareStatement("select @@session.sql_mode");
+        ResultSet result = query.executeQuery()) {
+      result.next();
+      return String.valueOf(result.getString(1));
+    }
+  }
+}
