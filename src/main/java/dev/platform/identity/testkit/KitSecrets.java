@@ -55,7 +55,7 @@ record KitSecrets(
         .append(dbPassword)
         .append("\" url=\"")
         .append(jdbcUrl(database))
-        .append(";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0\"")
+        .append(";WRITE_DELAY=0\"")
         .append(" maxTotal=\"20\" maxWaitMillis=\"5000\" closeMethod=\"close\"/>\n");
     entries.forEach(
         (name, value) ->
