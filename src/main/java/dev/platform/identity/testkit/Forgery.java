@@ -12,6 +12,7 @@ import java.security.PrivateKey;
 import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -97,7 +98,7 @@ public final class Forgery {
                 "scope",
                 String.join(
                     " ",
-                    java.util.Arrays.stream(copy.get("scope").asText().split(" "))
+                    Arrays.stream(copy.get("scope").asText().split(" "))
                         .filter(granted -> !granted.equals(scope))
                         .toList()));
           }

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -194,8 +195,7 @@ public final class LocalIdentity implements AutoCloseable {
 
   static String kidOf(String token) {
     try {
-      byte[] header =
-          java.util.Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.')));
+      byte[] header = Base64.getUrlDecoder().decode(token.substring(0, token.indexOf('.')));
       return JSON.readTree(header).get("kid").asText();
     } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("not a token of the service", e);

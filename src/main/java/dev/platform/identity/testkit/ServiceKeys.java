@@ -1,5 +1,6 @@
 package dev.platform.identity.testkit;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.MalformedURLException;
@@ -64,7 +65,7 @@ final class ServiceKeys implements AutoCloseable {
   }
 
   @Override
-  public void close() throws java.io.IOException {
+  public void close() throws IOException {
     warClasses.close();
   }
 }

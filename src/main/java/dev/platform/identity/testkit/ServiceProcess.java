@@ -1,5 +1,6 @@
 package dev.platform.identity.testkit;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -187,7 +188,7 @@ final class ServiceProcess implements AutoCloseable {
             "org.h2.Driver")) {
       entries.add(codeSource(name).toString());
     }
-    return String.join(java.io.File.pathSeparator, entries);
+    return String.join(File.pathSeparator, entries);
   }
 
   private static Path codeSource(String className) {

@@ -11,6 +11,7 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -153,7 +154,7 @@ public record TestAccount(
     private static String unsigned(BigInteger value) {
       byte[] bytes = value.toByteArray();
       int start = bytes.length > 1 && bytes[0] == 0 ? 1 : 0;
-      byte[] trimmed = java.util.Arrays.copyOfRange(bytes, start, bytes.length);
+      byte[] trimmed = Arrays.copyOfRange(bytes, start, bytes.length);
       return Base64.getUrlEncoder().withoutPadding().encodeToString(trimmed);
     }
   }
