@@ -82,7 +82,7 @@ final class ServiceProcess implements AutoCloseable {
         List.of("java.base/java.lang", "java.base/java.io", "java.rmi/sun.rmi.transport")) {
       command.add("--add-opens=" + open + "=ALL-UNNAMED");
     }
-    command.addAll(List.of("-cp", classPath(), "dev.platform.identity.launcher.Launcher"));
+    command.addAll(List.of("-cp", classPath(), ParentBoundLauncher.class.getName()));
     command.addAll(
         List.of(
             "--bind", "127.0.0.1",
@@ -182,6 +182,7 @@ final class ServiceProcess implements AutoCloseable {
     for (String name :
         List.of(
             "dev.platform.identity.launcher.Launcher",
+            ParentBoundLauncher.class.getName(),
             "org.apache.catalina.startup.Tomcat",
             "org.apache.tomcat.dbcp.dbcp2.BasicDataSourceFactory",
             "jakarta.annotation.PostConstruct",
