@@ -69,22 +69,18 @@ public final class IdentityServiceExtension implements BeforeAllCallback, Parame
     throw new IllegalStateException(testClass + " has no @IdentityService");
   }
 
-  /** The context of the outermost class that carries the annotation, so nested classes share it. */
+  /** The context of the test's class (a {@code @Nested} class's own), whose store JUnit closes. */
   private static ExtensionContext classContext(ExtensionContext context) {
-    ExtensionContext found = context;
-    for (ExtensionContext at = context; at != null; at = at.getParent().orElse(null)) {
-      if (at.getTestClass()
-              .map(type -> type.isAnnotationPresent(IdentityService.class))
-              .orElse(false)
-          && at.getTestMethod().isEmpty()) {
-        found = at;
-      }
+    ExtensionContext at = context;
+    while (at.getTestMethod().isPresent() && at.getParent().isPresent()) {
+      at = at.getParent().get();
     }
-    return found;
+    return at;
   }
 
   /** A class's own service, stopped when JUnit closes the class's store. */
-  private record Owned(LocalIdentity identity) implements ExtensionContext.Store.CloseableResource {
+  private record Owned(LocalIdentity identity)
+      implements ExtensionContext.Store.CloseableResource, AutoCloseable {
     @Override
     public void close() {
       identity.close();

@@ -3,6 +3,8 @@ package dev.platform.identity.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -132,6 +135,32 @@ class TestKitIT {
           address.startsWith("0100007F:")
               || address.startsWith("0000000000000000FFFF00000100007F:"),
           "not 127.0.0.1: " + listening);
+    }
+  }
+
+  /** A class that asks for a service of its own gets one, the same for each of its tests. */
+  @Nested
+  @IdentityService(lifetime = IdentityService.Lifetime.PER_CLASS)
+  class OfItsOwn {
+    static LocalIdentity first;
+
+    @Test
+    void whenAskedTwiceThenTheSameServiceAndNotTheJvms(LocalIdentity identity) {
+      whenAsked(identity);
+    }
+
+    @Test
+    void whenAskedAgainThenTheSameService(LocalIdentity identity) {
+      whenAsked(identity);
+    }
+
+    private void whenAsked(LocalIdentity identity) {
+      assertNotSame(LocalIdentity.shared(), identity);
+      assertNotEquals(LocalIdentity.shared().issuer(), identity.issuer());
+      if (first == null) {
+        first = identity;
+      }
+      assertSame(first, identity);
     }
   }
 
