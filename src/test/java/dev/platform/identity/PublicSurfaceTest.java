@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * STYLE "package-private by default": a public top-level type of the service (every package but the
- * libraries' {@code verify}, {@code client} and {@code jose}, whose API is published) is public
- * because another package names it or a framework needs it, and says which here; a new one fails
- * this test until it is either made package-private or given its reason.
+ * libraries' {@code verify}, {@code client} and {@code jose}, and the test kit's {@code testkit},
+ * whose API is published) is public because another package names it or a framework needs it, and
+ * says which here; a new one fails this test until it is either made package-private or given its
+ * reason.
  */
 class PublicSurfaceTest {
   private static final Path ROOT = Path.of("src/main/java/dev/platform/identity");
@@ -33,7 +34,7 @@ class PublicSurfaceTest {
               + "(?:class|interface|enum|record|@interface) (\\w+)",
           Pattern.MULTILINE);
 
-  private static final Pattern LIBRARIES = Pattern.compile("^(verify|client|jose)(/.*)?$");
+  private static final Pattern LIBRARIES = Pattern.compile("^(verify|client|jose|testkit)(/.*)?$");
 
   private static final String JERSEY = "Jersey resource: JAX-RS calls its methods reflectively";
   private static final String ENTITY = "EclipseLink entity, listed in persistence.xml";
@@ -125,6 +126,7 @@ class PublicSurfaceTest {
           entry("key.RsaProvider", "web chooses the provider"),
           entry("key.SigningKey", ENTITY + "; admin shows it"),
           entry("key.SigningKeys", "it.AdminAttackIT builds a node's store"),
+          entry("key.SigningKeyRow", "the test kit loads it by name from the WAR it runs"),
           entry("key.TooManyKeysException", "admin maps it"),
           entry("key.UnknownKeyMapper", "Jersey provider built by web"),
           entry("launcher.Launcher", "the launcher's main class"),

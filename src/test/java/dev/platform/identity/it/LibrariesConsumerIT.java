@@ -156,16 +156,21 @@ class LibrariesConsumerIT {
    * output in a log that a failure shows.
    */
   static void maven(String... arguments) throws IOException, InterruptedException {
+    maven(PROJECT, arguments);
+  }
+
+  /** As {@link #maven(String...)}, in {@code project} (TestKitConsumerIT's). */
+  static void maven(Path project, String... arguments) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(mvn(), "-B", "-q"));
     command.add("-Dmaven.repo.local=" + System.getProperty("identity.maven.repository"));
     if ("offline:true".equals(System.getProperty("identity.maven.offline"))) {
       command.add("-o");
     }
     command.addAll(Arrays.asList(arguments));
-    Path log = PROJECT.resolve("maven.log");
+    Path log = project.resolve("maven.log");
     Process maven =
         new ProcessBuilder(command)
-            .directory(PROJECT.toFile())
+            .directory(project.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();

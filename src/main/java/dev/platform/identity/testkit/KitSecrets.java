@@ -1,0 +1,80 @@
+package dev.platform.identity.testkit;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * What the kit chooses for each service it starts, fresh at every start: the key-encryption key,
+ * the pepper, the bootstrap administrator and the database's password. So the kit holds them
+ * without reading the service's output, and no token of one start verifies against another's keys.
+ */
+record KitSecrets(
+    byte[] keyEncryptionKey, byte[] pepper, String adminId, String adminSecret, String dbPassword) {
+
+  static KitSecrets generate(SecureRandom random) {
+    return new KitSecrets(
+        bytes(random, 32),
+        bytes(random, 32),
+        UUID.randomUUID().toString(),
+        Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(random, 32)),
+        Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(random, 24)));
+  }
+
+  /** The key-encryption key, as the service reads it from {@code identity/keyEncryptionKey}. */
+  SecretKey kek() {
+    return new SecretKeySpec(keyEncryptionKey, "AES");
+  }
+
+  /**
+   * H2 in {@code database}'s files with {@code AUTO_SERVER}: the service opens it first and serves
+   * it to the kit's connections from a port its launcher binds to 127.0.0.1 ({@link
+   * ServiceProcess}), found through the lock file in the owner-only folder.
+   */
+  static String jdbcUrl(Path database) {
+    return "jdbc:h2:file:" + database + ";AUTO_SERVER=TRUE";
+  }
+
+  /** The launcher's {@code --context} file: the DataSource and the entries above. */
+  String contextXml(Path database) {
+    Map<String, String> entries = new LinkedHashMap<>();
+    entries.put("identity/keyEncryptionKey", Base64.getEncoder().encodeToString(keyEncryptionKey));
+    entries.put("identity/secretPepper", Base64.getEncoder().encodeToString(pepper));
+    entries.put("identity/bootstrapClientId", adminId);
+    entries.put("identity/bootstrapClientSecret", adminSecret);
+    StringBuilder xml =
+        new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Context>\n");
+    xml.append(
+            "  <Resource name=\"jdbc/identity\" auth=\"Container\" type=\"javax.sql.DataSource\"")
+        .append(" driverClassName=\"org.h2.Driver\" username=\"sa\" password=\"")
+        .append(dbPassword)
+        .append("\" url=\"")
+        .append(jdbcUrl(database))
+        .append(";WRITE_DELAY=0\"")
+        .append(" maxTotal=\"20\" maxWaitMillis=\"5000\" closeMethod=\"close\"/>\n");
+    entries.forEach(
+        (name, value) ->
+            xml.append("  <Environment name=\"")
+                .append(name)
+                .append("\" value=\"")
+                .append(value)
+                .append("\" type=\"java.lang.String\" override=\"false\"/>\n"));
+    return xml.append("</Context>\n").toString();
+  }
+
+  private static byte[] bytes(SecureRandom random, int length) {
+    byte[] bytes = new byte[length];
+    random.nextBytes(bytes);
+    return bytes;
+  }
+
+  @Override
+  public String toString() {
+    return "KitSecrets[" + adminId + "]"; // never the secrets
+  }
+}

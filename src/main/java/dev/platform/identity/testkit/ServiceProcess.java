@@ -1,0 +1,252 @@
+package dev.platform.identity.testkit;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The service's launcher in a child process of its own (its own Tomcat, log and class path, apart
+ * from the test's), on 127.0.0.1 and a free port, with H2 in a fresh owner-only folder and the
+ * settings the kit chose ({@link KitSecrets}) in a context file there.
+ */
+final class ServiceProcess implements AutoCloseable {
+  /** Where a consumer's build finds the WAR: inside the kit's jar. */
+  static final String WAR_RESOURCE = "/dev/platform/identity/testkit/identity.war";
+
+  /** A system property naming a WAR to run instead (this repository's own tests). */
+  static final String WAR_PROPERTY = "identity.testkit.war";
+
+  private static final Duration START_DEADLINE = Duration.ofSeconds(90);
+  private static final Duration STOP_DEADLINE = Duration.ofSeconds(15);
+
+  private final Process process;
+  private final Path data;
+  private final URI issuer;
+
+  private ServiceProcess(Process process, Path data, URI issuer) {
+    this.process = process;
+    this.data = data;
+    this.issuer = issuer;
+  }
+
+  /** Starts the service with {@code secrets}, and returns once it answers ready. */
+  static ServiceProcess start(KitSecrets secrets) throws IOException, InterruptedException {
+    Path war = war();
+    Path data = Files.createTempDirectory("identity-testkit-");
+    Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
+    Path context = data.resolve("context.xml");
+    Files.createFile(
+        context,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(
+        context, secrets.contextXml(data.resolve("identity")), StandardCharsets.UTF_8);
+    int port = freePort();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // H2's AUTO_SERVER listens where this says, else on every interface.
+    command.add("-Dh2.bindAddress=127.0.0.1");
+    // A short-lived service: the client compiler alone and the serial collector start it in about
+    // half the time on two cores, and no jar of the WAR needs Tomcat's scan (the application
+    // registers its own resources), which took a third of the rest.
+    command.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC",
+            "-Dtomcat.util.scan.StandardJarScanFilter.jarsToSkip=*.jar"));
+    for (String open :
+        List.of("java.base/java.lang", "java.base/java.io", "java.rmi/sun.rmi.transport")) {
+      command.add("--add-opens=" + open + "=ALL-UNNAMED");
+    }
+    command.addAll(List.of("-cp", classPath(), ParentBoundLauncher.class.getName()));
+    command.addAll(
+        List.of(
+            "--bind", "127.0.0.1",
+            "--port", Integer.toString(port),
+            "--data", data.toString(),
+            "--context", context.toString(),
+            "--war", war.toString()));
+    Process process =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(data.resolve("service.log").toFile())
+            .start();
+    ServiceProcess service =
+        new ServiceProcess(process, data, URI.create("http://127.0.0.1:" + port));
+    try {
+      service.awaitReady();
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      service.close();
+      throw e;
+    }
+    return service;
+  }
+
+  URI issuer() {
+    return issuer;
+  }
+
+  Path data() {
+    return data;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** The service's output so far, for a failure's message. */
+  String log() {
+    try {
+      return Files.readString(data.resolve("service.log"), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  private void awaitReady() throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    HttpRequest ready =
+        HttpRequest.newBuilder(issuer.resolve("/health/ready"))
+            .timeout(Duration.ofSeconds(2))
+            .build();
+    Instant deadline = Instant.now().plus(START_DEADLINE);
+    while (Instant.now().isBefore(deadline)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("the identity service did not start:\n" + log());
+      }
+      try {
+        if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // Not listening yet.
+      }
+      // Polls a process that is starting; no test time passes here.
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException(
+        "the identity service was not ready within " + START_DEADLINE + ":\n" + log());
+  }
+
+  /** Stops the process (its shutdown hook stops Tomcat) and deletes the data folder. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(STOP_DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    try (Stream<Path> files = Files.walk(data)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + data, e);
+    }
+  }
+
+  /**
+   * The launcher's classes and what it runs on, each from the jar (or folder) that holds it here:
+   * Tomcat, its DBCP pool and annotations, H2.
+   */
+  static String classPath() {
+    Set<String> entries = new LinkedHashSet<>();
+    for (String name :
+        List.of(
+            "dev.platform.identity.launcher.Launcher",
+            ParentBoundLauncher.class.getName(),
+            "org.apache.catalina.startup.Tomcat",
+            "org.apache.tomcat.dbcp.dbcp2.BasicDataSourceFactory",
+            "jakarta.annotation.PostConstruct",
+            "org.h2.Driver")) {
+      entries.add(codeSource(name).toString());
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  private static Path codeSource(String className) {
+    try {
+      Class<?> type = Class.forName(className, false, ServiceProcess.class.getClassLoader());
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (ClassNotFoundException | URISyntaxException | NullPointerException e) {
+      throw new IllegalStateException(
+          className + " is not on the test class path: add the kit's dependency as documented", e);
+    }
+  }
+
+  /**
+   * The WAR: the system property's, else the one inside the kit's jar, copied once into the user's
+   * cache under its SHA-256, so that later runs reuse it.
+   */
+  static Path war() throws IOException {
+    String named = System.getProperty(WAR_PROPERTY, "");
+    if (!named.isBlank()) {
+      return Path.of(named).toAbsolutePath();
+    }
+    byte[] bytes;
+    try (InputStream in = ServiceProcess.class.getResourceAsStream(WAR_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "the kit's jar holds no " + WAR_RESOURCE + ", and -D" + WAR_PROPERTY + " is not set");
+      }
+      bytes = in.readAllBytes();
+    }
+    Path cache =
+        Path.of(System.getProperty("user.home"), ".cache", "identity-testkit")
+            .resolve("identity-" + sha256(bytes).substring(0, 16) + ".war");
+    if (!Files.isRegularFile(cache)) {
+      Files.createDirectories(cache.getParent());
+      Path staged = Files.createTempFile(cache.getParent(), "identity-", ".war.part");
+      Files.write(staged, bytes);
+      Files.move(
+          staged, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+    return cache;
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+  }
+
+  /**
+   * A port free on loopback now. Another process may take it before the launcher binds it; the
+   * launcher then fails to start and says so.
+   */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
