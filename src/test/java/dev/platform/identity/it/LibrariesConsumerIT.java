@@ -159,7 +159,7 @@ class LibrariesConsumerIT {
     maven(PROJECT, arguments);
   }
 
-  /** As {@link #maven(String...)}, in {@code project} (TestKitConsumerIT's). */
+  /** As {@link #maven(String...)}, in {@code project} (KitConsumerIT's). */
   static void maven(Path project, String... arguments) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(mvn(), "-B", "-q"));
     command.add("-Dmaven.repo.local=" + System.getProperty("identity.maven.repository"));

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * target/testkit-consumer). Its test uses only the documented annotations and the kit's own WAR,
  * from inside the kit's jar.
  */
-class TestKitConsumerIT {
+class KitConsumerIT {
   static final Path SOURCE = Path.of("src/test/testkit-consumer");
   static final Path PROJECT = Path.of("target/testkit-consumer");
   static final Pattern DEPENDENCY_BLOCK =

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * might hope of it (a port beyond loopback, a token that verifies at another start).
  */
 @IdentityService
-class TestKitIT {
+class KitIT {
   static final String READ = "orders:orders.read";
   static final String WRITE = "orders:orders.write";
 
@@ -115,7 +115,7 @@ class TestKitIT {
       TestAccount account = other.account("other").scopes(READ).create();
       String first = other.token(account);
       System.out.printf(
-          "TestKitIT: kit start to first token (a second service in this JVM): %d ms%n",
+          "KitIT: kit start to first token (a second service in this JVM): %d ms%n",
           (System.nanoTime() - started) / 1_000_000);
 
       BearerVerifier verifier =
