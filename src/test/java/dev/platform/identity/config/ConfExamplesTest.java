@@ -101,7 +101,7 @@ class ConfExamplesTest {
   @Test
   void whenExamplesAreReadThenEachSetsEverySettingWithOverrideFalse() throws Exception {
     List<Path> examples = examples();
-    assertEquals(2, examples.size(), examples.toString());
+    assertEquals(3, examples.size(), examples.toString());
     for (Path example : examples) {
       NodeList entries =
           DocumentBuilderFactory.newInstance()
@@ -172,15 +172,53 @@ class ConfExamplesTest {
 
     // Behind an untrusted proxy every caller shares the proxy's address and its failure budget.
     assertEquals(
-        List.of("127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1"), values);
+        List.of(
+            "127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1", "127.0.0.1,::1"),
+        values);
   }
 
   @Test
   void whenExamplesAreReadThenSecretsOverlapAtMostAWeekAndExpireAfter90DaysInProduction()
       throws Exception {
-    // Order: Tomcat production, staging; Payara production, staging (issue 19, SPEC 8).
-    assertEquals(List.of("P7D", "P7D", "P7D", "P7D"), values(JndiSettings.MAX_SECRET_OVERLAP));
-    assertEquals(List.of("P90D", "", "P90D", ""), values(JndiSettings.SECRET_MAX_AGE));
+    // Order: Tomcat MariaDB (production), production, staging; Payara production, staging
+    // (issue 19, SPEC 8).
+    assertEquals(
+        List.of("P7D", "P7D", "P7D", "P7D", "P7D"), values(JndiSettings.MAX_SECRET_OVERLAP));
+    assertEquals(List.of("P90D", "P90D", "", "P90D", ""), values(JndiSettings.SECRET_MAX_AGE));
+  }
+
+  /**
+   * Issue 42: context-mariadb.xml is context-production.xml on MariaDB: every line the same but its
+   * opening comment and its database resource (with that resource's comment), so a setting changed
+   * in one and not the other fails here.
+   */
+  @Test
+  void whenTheMariaDbExampleIsComparedThenOnlyItsResourceDiffersFromProductions() throws Exception {
+    String production = Files.readString(Path.of("conf/tomcat/context-production.xml"));
+    String mariaDb = Files.readString(Path.of("conf/tomcat/context-mariadb.xml"));
+    assertEquals(settingsOnly(production), settingsOnly(mariaDb));
+    Element resource =
+        (Element)
+            parse(Path.of("conf/tomcat/context-mariadb.xml"))
+                .getElementsByTagName("Resource")
+                .item(0);
+    assertEquals("org.mariadb.jdbc.Driver", resource.getAttribute("driverClassName"));
+    String url = resource.getAttribute("url");
+    // The options MariaDbSession requires, the deadlines that mirror PostgreSQL's example.
+    assertTrue(url.startsWith("jdbc:mariadb://"), url);
+    assertTrue(url.contains("?connectionTimeZone=UTC&preserveInstants=true&"), url);
+    assertTrue(
+        url.contains("&sessionVariables=max_statement_time=10,innodb_lock_wait_timeout=3"), url);
+    assertEquals("${identity.db.password}", resource.getAttribute("password"));
+    assertFalse(url.contains("password"), url);
+  }
+
+  /** An example without its comments and its Resource element. */
+  static String settingsOnly(String context) {
+    return context
+        .replaceAll("(?s)<!--.*?-->", "")
+        .replaceAll("(?s)<Resource .*?/>", "")
+        .replaceAll("\\s+", " ");
   }
 
   /**

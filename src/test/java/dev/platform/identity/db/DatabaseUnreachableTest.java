@@ -53,6 +53,34 @@ class DatabaseUnreachableTest {
     assertFalse(String.valueOf(e.getCause().getMessage()).contains(PASSWORD));
   }
 
+  /** Issue 42: the same for MariaDB, its password in the URL as well as set on the DataSource. */
+  @Test
+  void whenMariaDbCannotBeReachedThenTheResourceAndItsUrlAreNamedAndNeitherPasswordIs()
+      throws Exception {
+    int port = closedPort();
+    org.mariadb.jdbc.MariaDbDataSource dataSource =
+        new org.mariadb.jdbc.MariaDbDataSource(
+            "jdbc:mariadb://127.0.0.1:"
+                + port
+                + "/identity?connectionTimeZone=UTC&preserveInstants=true&connectTimeout=2000"
+                + "&password=url-password-4711");
+    dataSource.setUser("identity");
+    dataSource.setPassword(PASSWORD);
+
+    DatabaseUnreachableException e =
+        assertThrows(DatabaseUnreachableException.class, () -> Database.open(dataSource));
+
+    String message = e.getMessage();
+    assertTrue(
+        message.startsWith(
+            "java:comp/env/jdbc/identity (jdbc:mariadb://127.0.0.1:" + port + "/identity?"),
+        message);
+    assertTrue(message.contains(") cannot be reached: "), message);
+    String trace = printed(e);
+    assertNoPassword(PASSWORD, trace);
+    assertNoPassword("url-password-4711", trace);
+  }
+
   @Test
   void whenTheUrlCarriesThePasswordThenItIsHidden() {
     DataSource withUrl =
