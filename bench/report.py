@@ -4,7 +4,8 @@
 usage: bench/report.py RESULTS_DIR
 
 Reads raw/summary.md (one row per wrk run, from ../shared/peers/loadtest.sh), openssl-speed.txt,
-signing.txt, machine.txt and the jstat heap samples. Python 3 standard library only; the chart is
+signing.txt, machine.txt, the jstat heap samples, and database-cpu.txt with its wrk runs (the
+database servers' own CPU and the stranger flood, issue 42). Python 3 standard library only; the chart is
 drawn by gnuplot.
 """
 import json
@@ -15,7 +16,7 @@ import sys
 from math import isnan
 
 SYSTEMS = [("identity-h2", "identity (H2)"), ("identity-pg", "identity (PostgreSQL)"),
-           ("keycloak", "Keycloak 26")]
+           ("identity-mariadb", "identity (MariaDB)"), ("keycloak", "Keycloak 26")]
 ENDPOINTS = [("post", "POST /oauth/token, client_secret_post"),
              ("basic", "POST /oauth/token, client_secret_basic"),
              ("jwks", "GET JWKS (/api/public-keys; Keycloak .../certs)")]
@@ -218,6 +219,80 @@ set key top left
     return folder / "chart.png"
 
 
+def wrk_run(path):
+    """Requests, p50, p99, non-2xx, socket errors and the stranger-flood.lua status counts of one
+    wrk --latency output."""
+    text = path.read_text() if path.exists() else ""
+    found = re.search(r"(\d+) requests in", text)
+    def pct(p):
+        match = re.search(r"^\s+" + p + r"%\s+(\S+)", text, re.M)
+        return millis(match.group(1)) if match else float("nan")
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+    errors = re.search(r"Socket errors: (.*)", text)
+    return {"requests": int(found.group(1)) if found else 0, "p50": pct("50"), "p99": pct("99"),
+            "non2xx": int(non2xx.group(1)) if non2xx else 0,
+            "errors": errors.group(1).strip() if errors else "none",
+            "statuses": {int(k): int(v) for k, v in re.findall(r"^status (\d+): (\d+)", text, re.M)}}
+
+
+def database_runs(folder):
+    """[(system, label, figures)] from database-cpu.txt: each run's wrk figures with the launcher's
+    and the database server's CPU (cores over the run)."""
+    listing = folder / "database-cpu.txt"
+    out = []
+    if not listing.exists():
+        return out
+    for line in listing.read_text().splitlines():
+        system, label, seconds, jvm, db, hz = line.split()
+        seconds, hz = float(seconds), float(hz)
+        run = wrk_run(folder / "raw" / f"{system}-{label}.txt")
+        run.update(seconds=seconds, jvm=float(jvm) / hz, db=float(db) / hz)
+        out.append((system, label, run))
+    return out
+
+
+def database_table(runs):
+    names = dict(SYSTEMS)
+    lines = ["| system | tokens/s | tokens per JVM CPU-s | database server cores | database CPU-ms per 1,000 tokens "
+             "| tokens per (JVM + database) CPU-s | p50 / p99 | non-2xx |", "|---|---|---|---|---|---|---|---|"]
+    for system, label, r in runs:
+        if label != "dbcpu":
+            continue
+        n, db = r["requests"], r["db"]
+        in_jvm = system == "identity-h2"
+        lines.append(
+            f"| {names.get(system, system)} | {number(n / r['seconds'])} "
+            f"| {number(n / r['jvm'] if r['jvm'] else float('nan'))} "
+            f"| {'(in the JVM)' if in_jvm else number(db / r['seconds'], 2)} "
+            f"| {'-' if in_jvm else number(1e6 * db / n if n else float('nan'), 0)} "
+            f"| {number(n / (r['jvm'] + db) if r['jvm'] + db else float('nan'))} "
+            f"| {latency(r['p50'])} / {latency(r['p99'])} | {r['non2xx']} |")
+    return lines
+
+
+def flood_table(folder, runs):
+    names = {"identity-pg-flood": "PostgreSQL", "identity-mariadb-flood": "MariaDB"}
+    lines = ["| server | addresses | refusals/s | 401 | 429 | other | p50 / p99 | JVM cores "
+             "| database server cores | refusals per (JVM + database) CPU-s | bucket rows after |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for system, label, r in runs:
+        if not label.startswith("flood-"):
+            continue
+        statuses = r["statuses"]
+        refused = statuses.get(401, 0) + statuses.get(429, 0)
+        other = sum(v for k, v in statuses.items() if k not in (401, 429))
+        buckets = folder / f"{system}-buckets.txt"
+        rows = buckets.read_text().strip() if buckets.exists() else "-"
+        cpu = r["jvm"] + r["db"]
+        lines.append(
+            f"| {names.get(system, system)} | {label[len('flood-'):]} | {number(refused / r['seconds'])} "
+            f"| {statuses.get(401, 0):,} | {statuses.get(429, 0):,} | {other:,} "
+            f"| {latency(r['p50'])} / {latency(r['p99'])} | {number(r['jvm'] / r['seconds'], 2)} "
+            f"| {number(r['db'] / r['seconds'], 2)} | {number(refused / cpu if cpu else float('nan'))} "
+            f"| {rows or '-'} |")
+    return lines
+
+
 def main():
     folder = pathlib.Path(sys.argv[1])
     rows = runs(folder)
@@ -238,6 +313,13 @@ def main():
         if system != PEER:
             out += ["", f"## Targets (issue 10), {name}", ""]
             out += targets_table(rows, heaps, openssl, system)
+    db_runs = database_runs(folder)
+    if any(label == "dbcpu" for _, label, _ in db_runs):
+        out += ["", "## The database servers' own CPU (POST /oauth/token, client_secret_post, 8 connections)",
+                ""] + database_table(db_runs)
+    if any(label.startswith("flood-") for _, label, _ in db_runs):
+        out += ["", "## Stranger flood, rate-limit buckets in the database (8 connections)", ""]
+        out += flood_table(folder, db_runs)
     out += ["", "## Heap", "", "| system | peak used | peak committed | live after full GC | GC time |",
             "|---|---|---|---|---|"]
     for system, name in systems:
