@@ -10,14 +10,16 @@ import java.util.stream.Stream;
  * An IT that runs on each takes {@link #configured()} as its parameters.
  */
 public enum DatabaseServer {
-  POSTGRESQL("identity.postgres.url", 5432, Vendor.POSTGRESQL),
-  MARIADB("identity.mariadb.url", 3306, Vendor.MARIADB);
+  POSTGRESQL("identity.postgres.url", 5432, Vendor.POSTGRESQL, "PostgreSQL"),
+  MARIADB("identity.mariadb.url", 3306, Vendor.MARIADB, "MariaDB");
 
+  private final String product;
   private final String property;
   private final int port;
   private final Vendor vendor;
 
-  DatabaseServer(String property, int port, Vendor vendor) {
+  DatabaseServer(String property, int port, Vendor vendor, String product) {
+    this.product = product;
     this.property = property;
     this.port = port;
     this.vendor = vendor;
@@ -50,6 +52,11 @@ public enum DatabaseServer {
   /** Its port on 127.0.0.1. */
   public int port() {
     return port;
+  }
+
+  /** Its name as people write it, for reports. */
+  public String product() {
+    return product;
   }
 
   /** The database it runs. */

@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -45,6 +47,36 @@ public abstract class FreshDatabase implements AutoCloseable {
   public final String resourceAttributes() {
     return resourceAttributes(server.port());
   }
+
+  /**
+   * The same, the server at {@code port}, with {@code urlOptions} (each {@code name=value}, as
+   * {@link #socketTimeout} and {@link #serverTimeouts} give them) added to the URL.
+   */
+  public abstract String resourceAttributes(int port, List<String> urlOptions);
+
+  /** The driver's URL option for a socket timeout of {@code timeout}. */
+  public abstract String socketTimeout(Duration timeout);
+
+  /**
+   * The URL options that give the server's own deadlines to each of a pool's sessions, as the
+   * production examples do, or none: what ends a statement whose driver-side cancel was lost.
+   */
+  public abstract List<String> serverTimeouts();
+
+  /**
+   * Holds {@code table} on {@code connection} against every other session's reads and writes until
+   * {@link #unlockTables} (a stalled database, as an administrator's long DDL would leave it).
+   */
+  public abstract void lockTable(Connection connection, String table) throws SQLException;
+
+  /** Releases what {@link #lockTable} holds on {@code connection}. */
+  public abstract void unlockTables(Connection connection) throws SQLException;
+
+  /**
+   * How many sessions are connected to this database, but for {@code monitor}'s own and {@code
+   * excluded}: the service's connections, asked on {@code monitor} (a {@link #connect()}).
+   */
+  public abstract int otherSessions(Connection monitor, Connection... excluded) throws SQLException;
 
   /** A connection of the server's administrator to this database (to lock or stall it). */
   public final Connection connect() throws SQLException {

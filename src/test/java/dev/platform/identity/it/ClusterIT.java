@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.RemotePublicKeys;
 import java.net.URI;
@@ -23,20 +24,25 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Two nodes (two launchers on two loopback ports) on one fresh PostgreSQL database with the
- * database rate-limit store, started at the same moment on the empty database (issue 9 item 3).
+ * Two nodes (two launchers on two loopback ports) on one fresh database with the database
+ * rate-limit store, started at the same moment on the empty database (issue 9 item 3): on each
+ * database server the build was given (PostgreSQL, and MariaDB since issue 42).
  */
-@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+@ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+@MethodSource("dev.platform.identity.db.DatabaseServer#configured")
 class ClusterIT {
   static final Pattern SECRET = Pattern.compile("client_secret: (\\S+)");
   static final Pattern CLIENT_ID = Pattern.compile("client_id: +(\\S+)");
 
+  @Parameter DatabaseServer server;
   @TempDir Path folder;
-  FreshPostgres database;
+  FreshDatabase database;
   LauncherIT.Launched nodeA;
   LauncherIT.Launched nodeB;
   Http a;
@@ -46,9 +52,9 @@ class ClusterIT {
 
   @BeforeEach
   void startTwoNodesAtOnce() throws Exception {
-    database = FreshPostgres.create("identity_cluster");
+    database = server.create("identity_cluster");
     Path context = folder.resolve("context.xml");
-    Files.writeString(context, contextXml(database.dataSource().getDatabaseName()));
+    Files.writeString(context, contextXml(database));
     int portA = LauncherIT.freePort();
     int portB = LauncherIT.freePort();
     nodeA =
@@ -79,15 +85,22 @@ class ClusterIT {
     if (nodeB != null) {
       nodeB.close();
     }
-    database.close();
+    if (database != null) {
+      database.close();
+    }
   }
 
-  static String contextXml(String name) {
+  /** The nodes' context.xml on {@code database}, its server at its own port. */
+  static String contextXml(FreshDatabase database) {
+    return contextXml(database.resourceAttributes());
+  }
+
+  /** The same, the Resource's driver, URL and user being {@code resourceAttributes}. */
+  static String contextXml(String resourceAttributes) {
     return "<Context>\n"
-        + "  <Resource name=\"jdbc/identity\" auth=\"Container\" type=\"javax.sql.DataSource\""
-        + " driverClassName=\"org.postgresql.Driver\" url=\"jdbc:postgresql://127.0.0.1:5432/"
-        + name
-        + "\" username=\"postgres\" password=\"\" maxTotal=\"10\" maxWaitMillis=\"5000\""
+        + "  <Resource name=\"jdbc/identity\" auth=\"Container\" type=\"javax.sql.DataSource\" "
+        + resourceAttributes
+        + " maxTotal=\"10\" maxWaitMillis=\"5000\""
         + " closeMethod=\"close\"/>\n"
         + env("identity/issuer", "http://127.0.0.1")
         + env("identity/keyEncryptionKey", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")

@@ -3,20 +3,16 @@ package dev.platform.identity.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,28 +22,33 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 35: a stalled PostgreSQL (a table held in ACCESS EXCLUSIVE mode by a connection of this
- * test) must not freeze the service. The launcher runs with 8 request threads (so a bulkhead of 6)
- * and a pool of 10, the database store of the rate limits; while each of {@code service_account},
- * {@code rate_limit_bucket} and {@code signing_key} is locked in turn, 12 clients ask for tokens
- * and a probe asserts: the key list and health answer within 250 ms, every token request is
- * answered within 4 s (a failure as 500 {@code server_error} with {@code Retry-After}), readiness
- * turns 503 and back to 200 once the lock is gone, tokens come back, and the service's connections
- * in {@code pg_stat_activity} never pass the pool's 10.
+ * Issue 35: a stalled database (a table held against every other session by a connection of this
+ * test: PostgreSQL's ACCESS EXCLUSIVE lock, MariaDB's {@code LOCK TABLES ... WRITE} with its own
+ * lock and statement timeouts, issue 42) must not freeze the service. The launcher runs with 8
+ * request threads (so a bulkhead of 6) and a pool of 10, the database store of the rate limits;
+ * while each of {@code service_account}, {@code rate_limit_bucket} and {@code signing_key} is
+ * locked in turn, 12 clients ask for tokens and a probe asserts: the key list and health answer
+ * within 250 ms, every token request is answered within 4 s (a failure as 500 {@code server_error}
+ * with {@code Retry-After}), readiness turns 503 and back to 200 once the lock is gone, tokens come
+ * back, and the service's connections to the database (the server's own list of sessions) never
+ * pass the pool's 10.
  */
-@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+@ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+@MethodSource("dev.platform.identity.db.DatabaseServer#configured")
 class DatabaseStallIT {
   static final int POOL = 10;
   static final int CLIENTS = 12;
   static final Duration FAST = Duration.ofMillis(250);
   static final Duration TOKEN_DEADLINE = Duration.ofSeconds(4);
-  static final String MARK = "stall-it";
   static final Duration STATEMENT_DEADLINE = Duration.ofSeconds(2);
 
+  @Parameter DatabaseServer server;
   @TempDir Path folder;
 
   /** What one stall saw. */
@@ -67,16 +68,17 @@ class DatabaseStallIT {
 
   @Test
   void whenATableIsLockedThenMemoryAnswersStayFastTokensFailFastAndAllRecovers() throws Exception {
-    try (FreshPostgres database = FreshPostgres.create("identity_stall")) {
-      String name = database.dataSource().getDatabaseName();
+    try (FreshDatabase database = server.create("identity_stall")) {
+      List<String> urlOptions = new ArrayList<>();
+      urlOptions.add(database.socketTimeout(Duration.ofSeconds(30)));
+      urlOptions.addAll(database.serverTimeouts());
       Path context = folder.resolve("context.xml");
       Files.writeString(
           context,
-          ClusterIT.contextXml(name)
+          ClusterIT.contextXml(database.resourceAttributes(server.port(), urlOptions))
               .replace(
                   "maxTotal=\"10\" maxWaitMillis=\"5000\"",
                   "maxTotal=\"10\" maxWaitMillis=\"1000\"")
-              .replace("/" + name + "\"", "/" + name + "?socketTimeout=30\"")
               // Its token clients and its probe are one address: the share of threads per
               // address (the front door's) is not what this test measures.
               .replace(
@@ -98,7 +100,6 @@ class DatabaseStallIT {
         String id = FaultsIT.adminId(node);
         String secret = FaultsIT.adminSecret(node);
         assertEquals(200, http.tokenResponse(id, secret).statusCode());
-        String url = database.dataSource().getUrl();
         Seen calm = new Seen();
         for (int i = 0; i < 25; i++) {
           probe(http, calm);
@@ -111,33 +112,29 @@ class DatabaseStallIT {
             percentile(calm.memoryAnswers, 95),
             calm.slowestMemoryAnswer.get());
 
-        stall(url, "service_account", Duration.ofSeconds(35), http, id, secret, true, name, node);
-        stall(url, "rate_limit_bucket", Duration.ofSeconds(15), http, id, secret, true, name, node);
-        stall(url, "signing_key", Duration.ofSeconds(15), http, id, secret, false, name, node);
+        stall(database, "service_account", Duration.ofSeconds(35), http, id, secret, true, node);
+        stall(database, "rate_limit_bucket", Duration.ofSeconds(15), http, id, secret, true, node);
+        stall(database, "signing_key", Duration.ofSeconds(15), http, id, secret, false, node);
       }
     }
   }
 
   private void stall(
-      String url,
+      FreshDatabase database,
       String table,
       Duration hold,
       Http http,
       String id,
       String secret,
       boolean tokensNeedTable,
-      String name,
       LauncherIT.Launched node)
       throws Exception {
     Seen seen = new Seen();
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService clients = Executors.newFixedThreadPool(CLIENTS + 1);
-    try (Connection lock = connect(url);
-        Connection monitor = connect(url)) {
-      lock.setAutoCommit(false);
-      try (Statement statement = lock.createStatement()) {
-        statement.execute("lock table " + table + " in access exclusive mode");
-      }
+    try (Connection lock = database.connect();
+        Connection monitor = database.connect()) {
+      database.lockTable(lock, table);
       List<Future<?>> running = new ArrayList<>();
       for (int i = 0; i < CLIENTS; i++) {
         running.add(clients.submit(() -> askForTokens(http, id, secret, stop, seen)));
@@ -145,15 +142,15 @@ class DatabaseStallIT {
       long end = System.nanoTime() + hold.toNanos();
       while (System.nanoTime() < end) {
         probe(http, seen);
-        seen.mostConnections.accumulateAndGet(connections(monitor, name), Math::max);
+        seen.mostConnections.accumulateAndGet(database.otherSessions(monitor, lock), Math::max);
         Thread.sleep(200);
       }
       stop.set(true);
       for (Future<?> client : running) {
         client.get(30, TimeUnit.SECONDS);
       }
-      seen.mostConnections.accumulateAndGet(connections(monitor, name), Math::max);
-      lock.rollback();
+      seen.mostConnections.accumulateAndGet(database.otherSessions(monitor, lock), Math::max);
+      database.unlockTables(lock);
     } finally {
       stop.set(true);
       clients.shutdownNow();
@@ -272,26 +269,5 @@ class DatabaseStallIT {
     assertEquals(200, ready, "readiness did not come back");
     assertEquals(200, token, "tokens did not come back");
     return Duration.ofNanos(System.nanoTime() - start);
-  }
-
-  /** The service's connections to the database: every one but this test's own. */
-  private static int connections(Connection monitor, String name) throws SQLException {
-    try (Statement statement = monitor.createStatement();
-        ResultSet rows =
-            statement.executeQuery(
-                "select count(*) from pg_stat_activity where datname = '"
-                    + name
-                    + "' and application_name <> '"
-                    + MARK
-                    + "'")) {
-      rows.next();
-      return rows.getInt(1);
-    }
-  }
-
-  private static Connection connect(String url) throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("ApplicationName", MARK);
-    return DriverManager.getConnection(url, properties);
   }
 }

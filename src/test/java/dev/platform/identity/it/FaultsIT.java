@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -19,9 +20,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Issue 9 item 4: the database goes away and comes back; nodes die by SIGKILL and restart. */
 class FaultsIT {
@@ -39,9 +43,12 @@ class FaultsIT {
     return id.group(1);
   }
 
-  static String postgresContext(String database, int port) {
-    return ClusterIT.contextXml(database)
-        .replace("127.0.0.1:5432/", "127.0.0.1:" + port + "/")
+  /**
+   * ClusterIT's context, the server reached at {@code port}, connections checked, rate limits in
+   * memory.
+   */
+  static String databaseContext(FreshDatabase database, int port) {
+    return ClusterIT.contextXml(database.resourceAttributes(port))
         .replace(
             "closeMethod=\"close\"/>",
             "closeMethod=\"close\" validationQuery=\"select 1\" testOnBorrow=\"true\""
@@ -53,130 +60,140 @@ class FaultsIT {
     return new Http(new URL("http://127.0.0.1:" + node.port + "/"));
   }
 
-  @Test
-  @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
-  void whenTheDatabaseIsUnreachableThenQuick5xxNotReadyAndItRecoversAlone() throws Exception {
-    try (FreshPostgres database = FreshPostgres.create("identity_faults");
-        TcpProxy proxy = new TcpProxy(5432)) {
-      Path context = folder.resolve("context.xml");
-      Files.writeString(
-          context, postgresContext(database.dataSource().getDatabaseName(), proxy.port()));
-      try (LauncherIT.Launched node =
-          new LauncherIT.Launched(
-              LauncherIT.freePort(),
-              "--data",
-              folder.toString(),
-              "--context",
-              context.toString())) {
-        assertTrue(node.awaitListening(), node.output());
-        Http http = http(node);
-        String id = adminId(node);
-        String secret = adminSecret(node);
-        assertEquals(200, http.tokenResponse(id, secret).statusCode());
+  /** The tests of a server database, on each one the build was given (issue 42: MariaDB too). */
+  @Nested
+  @ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+  @MethodSource("dev.platform.identity.db.DatabaseServer#configured")
+  class OnEachServer {
+    @Parameter DatabaseServer server;
 
-        proxy.cut();
-        Instant before = Instant.now();
-        HttpResponse<String> failed = http.tokenResponse(id, secret);
-        Duration took = Duration.between(before, Instant.now());
-        assertTrue(failed.statusCode() >= 500, failed.body());
-        JsonNode body = Http.json(failed);
-        assertEquals("server_error", body.get("error").asText());
-        assertTrue(body.has("error_description"));
-        assertTrue(took.compareTo(Duration.ofSeconds(6)) < 0, "answered after " + took);
-        System.out.println("FaultsIT: database unreachable, token request answered in " + took);
-        assertEquals(503, http.get("/health/ready").statusCode());
+    @Test
+    void whenTheDatabaseIsUnreachableThenQuick5xxNotReadyAndItRecoversAlone() throws Exception {
+      try (FreshDatabase database = server.create("identity_faults");
+          TcpProxy proxy = new TcpProxy(server.port())) {
+        Path context = folder.resolve("context.xml");
+        Files.writeString(context, databaseContext(database, proxy.port()));
+        try (LauncherIT.Launched node =
+            new LauncherIT.Launched(
+                LauncherIT.freePort(),
+                "--data",
+                folder.toString(),
+                "--context",
+                context.toString())) {
+          assertTrue(node.awaitListening(), node.output());
+          Http http = http(node);
+          String id = adminId(node);
+          String secret = adminSecret(node);
+          assertEquals(200, http.tokenResponse(id, secret).statusCode());
 
-        proxy.restore();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-        int status = 0;
-        while (status != 200 && Instant.now().isBefore(deadline)) {
-          status = http.tokenResponse(id, secret).statusCode();
-          if (status != 200) {
-            Thread.sleep(250);
+          proxy.cut();
+          Instant before = Instant.now();
+          HttpResponse<String> failed = http.tokenResponse(id, secret);
+          Duration took = Duration.between(before, Instant.now());
+          assertTrue(failed.statusCode() >= 500, failed.body());
+          JsonNode body = Http.json(failed);
+          assertEquals("server_error", body.get("error").asText());
+          assertTrue(body.has("error_description"));
+          assertTrue(took.compareTo(Duration.ofSeconds(6)) < 0, "answered after " + took);
+          System.out.println("FaultsIT: database unreachable, token request answered in " + took);
+          assertEquals(503, http.get("/health/ready").statusCode());
+
+          proxy.restore();
+          Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+          int status = 0;
+          while (status != 200 && Instant.now().isBefore(deadline)) {
+            status = http.tokenResponse(id, secret).statusCode();
+            if (status != 200) {
+              Thread.sleep(250);
+            }
           }
+          assertEquals(200, status, "the service did not recover by itself");
+          System.out.println(
+              "FaultsIT: database back, tokens again after "
+                  + Duration.between(deadline.minusSeconds(30), Instant.now()));
+          // Issue 35: readiness is the background probe's, and stays 503 until 5 s have passed
+          // without a failed connection or a timed-out statement.
+          Instant readyBy = Instant.now().plus(Duration.ofSeconds(10));
+          int ready = http.get("/health/ready").statusCode();
+          while (ready != 200 && Instant.now().isBefore(readyBy)) {
+            Thread.sleep(250);
+            ready = http.get("/health/ready").statusCode();
+          }
+          assertEquals(200, ready, "readiness did not come back within 10 s");
         }
-        assertEquals(200, status, "the service did not recover by itself");
-        System.out.println(
-            "FaultsIT: database back, tokens again after "
-                + Duration.between(deadline.minusSeconds(30), Instant.now()));
-        // Issue 35: readiness is the background probe's, and stays 503 until 5 s have passed
-        // without a failed connection or a timed-out statement.
-        Instant readyBy = Instant.now().plus(Duration.ofSeconds(10));
-        int ready = http.get("/health/ready").statusCode();
-        while (ready != 200 && Instant.now().isBefore(readyBy)) {
-          Thread.sleep(250);
-          ready = http.get("/health/ready").statusCode();
-        }
-        assertEquals(200, ready, "readiness did not come back within 10 s");
       }
     }
-  }
 
-  @Test
-  @EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
-  void whenANodeIsKilledDuringKeyRotationsThenNoKeyIsLostDoubledOrUnreadable() throws Exception {
-    try (FreshPostgres database = FreshPostgres.create("identity_kill")) {
-      Path context = folder.resolve("context.xml");
-      Files.writeString(context, ClusterIT.contextXml(database.dataSource().getDatabaseName()));
-      LauncherIT.Launched first =
-          new LauncherIT.Launched(
-              LauncherIT.freePort(), "--data", folder.toString(), "--context", context.toString());
-      assertTrue(first.awaitListening(), first.output());
-      String id = adminId(first);
-      String secret = adminSecret(first);
-      Http http = http(first);
-      String admin = http.token(id, secret);
-      AtomicBoolean rotating = new AtomicBoolean(true);
-      CompletableFuture<Integer> rotations =
-          CompletableFuture.supplyAsync(
-              () -> {
-                int done = 0;
-                while (rotating.get()) {
-                  try {
-                    HttpResponse<String> r =
-                        ClusterIT.admin(
-                            http, "POST", "/signing-keys/rotate?immediate=true", admin, null);
-                    done += r.statusCode() == 201 ? 1 : 0;
-                  } catch (RuntimeException e) {
-                    return done;
+    @Test
+    void whenANodeIsKilledDuringKeyRotationsThenNoKeyIsLostDoubledOrUnreadable() throws Exception {
+      try (FreshDatabase database = server.create("identity_kill")) {
+        Path context = folder.resolve("context.xml");
+        Files.writeString(context, ClusterIT.contextXml(database));
+        LauncherIT.Launched first =
+            new LauncherIT.Launched(
+                LauncherIT.freePort(),
+                "--data",
+                folder.toString(),
+                "--context",
+                context.toString());
+        assertTrue(first.awaitListening(), first.output());
+        String id = adminId(first);
+        String secret = adminSecret(first);
+        Http http = http(first);
+        String admin = http.token(id, secret);
+        AtomicBoolean rotating = new AtomicBoolean(true);
+        CompletableFuture<Integer> rotations =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  int done = 0;
+                  while (rotating.get()) {
+                    try {
+                      HttpResponse<String> r =
+                          ClusterIT.admin(
+                              http, "POST", "/signing-keys/rotate?immediate=true", admin, null);
+                      done += r.statusCode() == 201 ? 1 : 0;
+                    } catch (RuntimeException e) {
+                      return done;
+                    }
                   }
-                }
-                return done;
-              });
-      while (ClusterIT.admin(http, "GET", "/signing-keys", admin, null)
-              .body()
-              .split("\"kid\"")
-              .length
-          < 4) {
-        Thread.sleep(20);
-      }
-      first.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      rotating.set(false);
-      rotations.get(30, TimeUnit.SECONDS);
-
-      try (LauncherIT.Launched second =
-          new LauncherIT.Launched(
-              LauncherIT.freePort(),
-              "--data",
-              folder.toString(),
-              "--context",
-              context.toString())) {
-        assertTrue(second.awaitListening(), second.output());
-        Http again = http(second);
-        HttpResponse<String> token = again.tokenResponse(id, secret);
-        assertEquals(200, token.statusCode(), "the account survived and a key signs");
-        String fresh = Http.json(token).get("access_token").asText();
-        JsonNode keys =
-            Http.json(ClusterIT.admin(again, "GET", "/signing-keys", fresh, null)).get("items");
-        Set<String> kids = new HashSet<>();
-        int current = 0;
-        for (JsonNode key : keys) {
-          assertTrue(kids.add(key.get("kid").asText()), "duplicate kid");
-          current += key.get("is_current").asBoolean() ? 1 : 0;
+                  return done;
+                });
+        while (ClusterIT.admin(http, "GET", "/signing-keys", admin, null)
+                .body()
+                .split("\"kid\"")
+                .length
+            < 4) {
+          Thread.sleep(20);
         }
-        assertEquals(1, current);
-        for (JsonNode jwk : Http.json(again.get("/api/public-keys")).get("keys")) {
-          assertEquals(200, again.get("/api/public-keys/" + jwk.get("kid").asText()).statusCode());
+        first.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        rotating.set(false);
+        rotations.get(30, TimeUnit.SECONDS);
+
+        try (LauncherIT.Launched second =
+            new LauncherIT.Launched(
+                LauncherIT.freePort(),
+                "--data",
+                folder.toString(),
+                "--context",
+                context.toString())) {
+          assertTrue(second.awaitListening(), second.output());
+          Http again = http(second);
+          HttpResponse<String> token = again.tokenResponse(id, secret);
+          assertEquals(200, token.statusCode(), "the account survived and a key signs");
+          String fresh = Http.json(token).get("access_token").asText();
+          JsonNode keys =
+              Http.json(ClusterIT.admin(again, "GET", "/signing-keys", fresh, null)).get("items");
+          Set<String> kids = new HashSet<>();
+          int current = 0;
+          for (JsonNode key : keys) {
+            assertTrue(kids.add(key.get("kid").asText()), "duplicate kid");
+            current += key.get("is_current").asBoolean() ? 1 : 0;
+          }
+          assertEquals(1, current);
+          for (JsonNode jwk : Http.json(again.get("/api/public-keys")).get("keys")) {
+            assertEquals(
+                200, again.get("/api/public-keys/" + jwk.get("kid").asText()).statusCode());
+          }
         }
       }
     }

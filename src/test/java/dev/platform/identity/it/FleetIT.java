@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.platform.identity.client.TokenClient;
 import dev.platform.identity.client.TokenClientException;
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
 import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.RemotePublicKeys;
 import java.net.URI;
@@ -29,21 +30,25 @@ import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 19 §4: a fleet sees nothing of a credential rotation. Two launcher nodes share one
- * PostgreSQL database behind a loopback front that drains a node before it restarts, as a load
- * balancer does. Eight {@link TokenClient} threads per node fetch a fresh token again and again
- * (each drops its token after use, forcing the next fetch) and verify each token with {@link
- * BearerVerifier} against both nodes' key lists. Meanwhile the fleet's secret is rotated with a
- * one-minute overlap and the fleet moves over through its {@code Supplier}; then the key-encryption
- * key and the pepper are each rotated by the README's two-phase procedure, with a rolling restart
- * of both nodes at every phase. No token request and no verification may fail; the only refusals
- * are the ones the test provokes: the old secret once its overlap has ended.
+ * Issue 19 §4: a fleet sees nothing of a credential rotation. Two launcher nodes share one database
+ * (on each server the build was given: PostgreSQL, MariaDB) behind a loopback front that drains a
+ * node before it restarts, as a load balancer does. Eight {@link TokenClient} threads per node
+ * fetch a fresh token again and again (each drops its token after use, forcing the next fetch) and
+ * verify each token with {@link BearerVerifier} against both nodes' key lists. Meanwhile the
+ * fleet's secret is rotated with a one-minute overlap and the fleet moves over through its {@code
+ * Supplier}; then the key-encryption key and the pepper are each rotated by the README's two-phase
+ * procedure, with a rolling restart of both nodes at every phase. No token request and no
+ * verification may fail; the only refusals are the ones the test provokes: the old secret once its
+ * overlap has ended.
  */
-@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
+@ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+@MethodSource("dev.platform.identity.db.DatabaseServer#configured")
 class FleetIT {
   static final int THREADS_PER_NODE = 8;
 
@@ -57,8 +62,9 @@ class FleetIT {
   static final String KEK_1 = ProductionServer.KEK;
   static final String PEPPER_1 = ProductionServer.PEPPER;
 
+  @Parameter DatabaseServer server;
   @TempDir Path folder;
-  FreshPostgres database;
+  FreshDatabase database;
   FailoverFront front;
   final List<Node> nodes = new ArrayList<>();
   final AtomicReference<String> vault = new AtomicReference<>();
@@ -127,7 +133,7 @@ class FleetIT {
       throws Exception {
     String kek2 = randomKey();
     String pepper2 = randomKey();
-    database = FreshPostgres.create("identity_fleet");
+    database = server.create("identity_fleet");
     Path initial = context("initial", KEK_1, "", PEPPER_1, "");
     for (int i = 0; i < 2; i++) {
       nodes.add(new Node(i));
@@ -331,7 +337,7 @@ class FleetIT {
       String name, String kek, String previousKeks, String pepper, String previousPeppers)
       throws Exception {
     String xml =
-        ClusterIT.contextXml(database.dataSource().getDatabaseName())
+        ClusterIT.contextXml(database)
             .replace(KEK_1, kek)
             .replace(PEPPER_1, pepper)
             .replace(

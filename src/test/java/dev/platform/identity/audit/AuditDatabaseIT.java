@@ -8,7 +8,8 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.account.ServiceAccounts;
 import dev.platform.identity.account.TestAccounts;
 import dev.platform.identity.db.Database;
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,18 +22,25 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Issue 20 §3 on PostgreSQL ({@code -Ppostgres}): migration 15, the writes, the reads, the job. */
-@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
-class AuditPostgresIT {
+/**
+ * Issue 20 §3 on each database server the build was given ({@code -Ppostgres}, {@code -Pmariadb}):
+ * migration 15, the writes, the reads, the job.
+ */
+@ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+@MethodSource("dev.platform.identity.db.DatabaseServer#configured")
+class AuditDatabaseIT {
   static final Instant NOW = Instant.parse("2026-03-01T12:00:00.123456Z");
 
-  FreshPostgres fresh;
+  @Parameter DatabaseServer server;
+  FreshDatabase fresh;
 
   @BeforeEach
   void createDatabase() throws SQLException {
-    fresh = FreshPostgres.create("identity_audit");
+    fresh = server.create("identity_audit");
   }
 
   @AfterEach

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.platform.identity.db.Database;
-import dev.platform.identity.db.FreshPostgres;
+import dev.platform.identity.db.DatabaseServer;
+import dev.platform.identity.db.FreshDatabase;
 import dev.platform.identity.key.MutableClock;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -13,22 +14,29 @@ import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Issue 38 on PostgreSQL ({@code -Ppostgres}): migration 20, two nodes, a restart, the purge. */
-@EnabledIfSystemProperty(named = "identity.postgres.url", matches = ".+")
-class RevocationsPostgresIT {
+/**
+ * Issue 38 on each database server the build was given ({@code -Ppostgres}, {@code -Pmariadb}):
+ * migration 20, two nodes, a restart, the purge.
+ */
+@ParameterizedClass(name = "{0}", allowZeroInvocations = true)
+@MethodSource("dev.platform.identity.db.DatabaseServer#configured")
+class RevocationsDatabaseIT {
   static final String ISSUER = "http://127.0.0.1:8080";
   static final Duration DAY = Duration.ofHours(24);
   static final String CLIENT = "7f3b1c2e-8a4d-4e5f-9a6b-1c2d3e4f5a6b";
   static final String JTI = "0f8e3c6a-2b4d-4c1e-8f7a-9b0c1d2e3f4a";
 
   final MutableClock clock = new MutableClock(Instant.parse("2026-11-27T10:00:00.250Z"));
-  FreshPostgres fresh;
+  @Parameter DatabaseServer server;
+  FreshDatabase fresh;
 
   @BeforeEach
   void createDatabase() throws SQLException {
-    fresh = FreshPostgres.create("identity_revoke");
+    fresh = server.create("identity_revoke");
   }
 
   @AfterEach
