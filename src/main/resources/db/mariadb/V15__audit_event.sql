@@ -10,7 +10,7 @@ create table audit_event (
     outcome         varchar(64)   not null,
     remote_address  varchar(100),
     detail          varchar(2000) not null
-) engine = InnoDB default character set utf8mb4 collate utf8mb4_bin;
+) engine = InnoDB default character set utf8mb4 collate utf8mb4_nopad_bin;
 
 create index audit_event_time on audit_event (occurred_at, id);
 create index audit_event_event on audit_event (event, occurred_at, id);
@@ -22,12 +22,12 @@ create table audit_exhausted_window (
     bucket       varchar(200) not null,
     window_start datetime(6)  not null,
     primary key (bucket, window_start)
-) engine = InnoDB default character set utf8mb4 collate utf8mb4_bin;
+) engine = InnoDB default character set utf8mb4 collate utf8mb4_nopad_bin;
 
 create table audit_retention_lock (
     id       int not null primary key,
     last_run datetime(6)
-) engine = InnoDB default character set utf8mb4 collate utf8mb4_bin;
+) engine = InnoDB default character set utf8mb4 collate utf8mb4_nopad_bin;
 insert into audit_retention_lock (id, last_run) values (1, null);
 
 insert into scope_catalog (name, description, subscribe_channels, publish_channels, replay_channels) values

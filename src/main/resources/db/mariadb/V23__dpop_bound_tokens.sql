@@ -6,5 +6,5 @@ create table dpop_proof_jti (
     jti_digest varchar(43) not null,
     expires_at datetime(6) not null,
     primary key (client_id, jti_digest)
-) engine = InnoDB default character set utf8mb4 collate utf8mb4_bin;
+) engine = InnoDB default character set utf8mb4 collate utf8mb4_nopad_bin;
 create index dpop_proof_jti_expires on dpop_proof_jti (expires_at);

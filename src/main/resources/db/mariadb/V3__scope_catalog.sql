@@ -1,11 +1,11 @@
--- MariaDB's form of db/h2-postgresql/V3 (the scope catalog): the table in utf8mb4_bin, the same rows.
+-- MariaDB's form of db/h2-postgresql/V3 (the scope catalog): the table in utf8mb4_nopad_bin, the same rows.
 create table scope_catalog (
     name               varchar(100)  not null primary key,
     description        varchar(500)  not null,
     subscribe_channels varchar(4000) not null,
     publish_channels   varchar(4000) not null,
     replay_channels    varchar(4000) not null
-) engine = InnoDB default character set utf8mb4 collate utf8mb4_bin;
+) engine = InnoDB default character set utf8mb4 collate utf8mb4_nopad_bin;
 
 insert into scope_catalog (name, description, subscribe_channels, publish_channels, replay_channels) values
     ('marketing:*', 'Full access to the marketing-content API.', 'marketing.*', 'marketing.*', 'marketing.*'),

@@ -4,4 +4,4 @@ create table rate_limit_bucket (
     id         varchar(200) not null primary key,
     state      blob,
     expires_at bigint
-) engine = InnoDB default character set utf8mb4 collate utf8mb4_bin;
+) engine = InnoDB default character set utf8mb4 collate utf8mb4_nopad_bin;

@@ -44,13 +44,13 @@ class MariaDbIT {
         rows(
             "select table_name from information_schema.tables where table_schema = database()"
                 + " and table_name <> 'flyway_schema_history'"
-                + " and (engine <> 'InnoDB' or table_collation <> 'utf8mb4_bin')");
+                + " and (engine <> 'InnoDB' or table_collation <> 'utf8mb4_nopad_bin')");
     List<String> caseInsensitive =
         rows(
             "select concat(table_name, '.', column_name, ' ', collation_name)"
                 + " from information_schema.columns where table_schema = database()"
                 + " and table_name <> 'flyway_schema_history' and collation_name is not null"
-                + " and collation_name not in ('utf8mb4_bin', 'ascii_bin')");
+                + " and collation_name not in ('utf8mb4_nopad_bin', 'ascii_nopad_bin')");
     List<String> times =
         rows(
             "select concat(table_name, '.', column_name, ' ', column_type)"
@@ -67,6 +67,25 @@ class MariaDbIT {
     assertEquals(List.of(), caseInsensitive, "every identifier, digest and key compares exactly");
     assertEquals(List.of(), times, "every time has microseconds and no zone conversion");
     assertTrue(tables.size() >= 16, "the enumeration saw the tables: " + tables);
+  }
+
+  @Test
+  void whenTwoKeysDifferOnlyInCaseOrATrailingSpaceThenTheyAreTwoRows() throws SQLException {
+    Database.open(database.dataSource()).close();
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      for (String id : List.of("session-a", "Session-A", "session-a ")) {
+        statement.executeUpdate(
+            "insert into console_session_end (session_id, expires_at) values ('"
+                + id
+                + "', '2026-01-01 00:00:00')");
+      }
+    }
+
+    assertEquals(
+        List.of("1"),
+        rows("select count(*) from console_session_end where session_id = 'session-a'"));
+    assertEquals(List.of("3"), rows("select count(*) from console_session_end"));
   }
 
   @Test
