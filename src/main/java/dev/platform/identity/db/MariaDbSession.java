@@ -4,8 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -27,7 +32,8 @@ final class MariaDbSession {
   private static final OffsetDateTime PROBE =
       OffsetDateTime.of(2001, 2, 3, 4, 5, 6, 0, ZoneOffset.UTC);
 
-  private static final String PROBE_UTC = "2001-02-03 04:05:06";
+  /** How MariaDB writes a DATETIME without fractional seconds as text. */
+  private static final DateTimeFormatter TEXT = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss");
 
   static final String URL_OPTIONS = "connectionTimeZone=UTC&preserveInstants=true";
 
@@ -38,18 +44,21 @@ final class MariaDbSession {
       if (Vendor.of(connection) != Vendor.MARIADB) {
         return;
       }
-      String written = written(connection);
-      if (!PROBE_UTC.equals(written)) {
-        throw new UnsuitableDatabaseException(
-            "java:comp/env/"
-                + Database.DATA_SOURCE
-                + " writes times to MariaDB in the JVM's zone, not in UTC (the instant "
-                + PROBE_UTC
-                + " UTC became "
-                + written
-                + "): add "
-                + URL_OPTIONS
-                + " to its URL (docs/configuration.md \"MariaDB\")");
+      for (OffsetDateTime probe : probes(Instant.now())) {
+        String utc = TEXT.format(probe);
+        String written = written(connection, probe);
+        if (!utc.equals(written)) {
+          throw new UnsuitableDatabaseException(
+              "java:comp/env/"
+                  + Database.DATA_SOURCE
+                  + " writes times to MariaDB in the JVM's zone, not in UTC (the instant "
+                  + utc
+                  + " UTC became "
+                  + written
+                  + "): add "
+                  + URL_OPTIONS
+                  + " to its URL (docs/configuration.md \"MariaDB\")");
+        }
       }
       String mode = sqlMode(connection);
       if (!mode.contains("STRICT_TRANS_TABLES") && !mode.contains("STRICT_ALL_TABLES")) {
@@ -67,11 +76,26 @@ final class MariaDbSession {
     }
   }
 
-  /** The text MariaDB stores for {@link #PROBE} when the connection binds it. */
-  private static String written(Connection connection) throws SQLException {
+  /**
+   * The instants whose UTC text the connection must write: a fixed one, and one a month for a year
+   * from {@code now}. One date alone misses a JVM zone whose offset is 0 only then: Europe/London
+   * or Europe/Lisbon in winter (an hour off all summer), Africa/Casablanca in 2001 (UTC+1 now).
+   */
+  static List<OffsetDateTime> probes(Instant now) {
+    List<OffsetDateTime> probes = new ArrayList<>();
+    probes.add(PROBE);
+    OffsetDateTime from = now.atOffset(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS);
+    for (int month = 0; month <= 12; month++) {
+      probes.add(from.plusMonths(month));
+    }
+    return probes;
+  }
+
+  /** The text MariaDB stores for {@code probe} when the connection binds it. */
+  private static String written(Connection connection, OffsetDateTime probe) throws SQLException {
     try (PreparedStatement query =
         connection.prepareStatement("select cast(cast(? as datetime) as char)")) {
-      query.setObject(1, PROBE);
+      query.setObject(1, probe);
       try (ResultSet result = query.executeQuery()) {
         result.next();
         return result.getString(1);

@@ -107,6 +107,27 @@ class MariaDbIT {
     assertEquals(List.of(), rows("show tables"), "nothing was migrated");
   }
 
+  /**
+   * Europe/London is UTC+0 on 2001-02-03, the fixed probe: only the probes of the year ahead (one
+   * in summer) show that such a connection writes an hour off half the year.
+   */
+  @Test
+  void whenTheConnectionsZoneIsUtcOnlyInWinterThenTheStartStopsAllTheSame() throws SQLException {
+    MariaDbDataSource london =
+        new MariaDbDataSource(
+            database
+                .url(3306)
+                .replace("connectionTimeZone=UTC", "connectionTimeZone=Europe/London"));
+
+    UnsuitableDatabaseException refused =
+        assertThrows(UnsuitableDatabaseException.class, () -> Database.open(london));
+
+    assertTrue(
+        refused.getMessage().contains("connectionTimeZone=UTC&preserveInstants=true"),
+        refused.getMessage());
+    assertEquals(List.of(), rows("show tables"), "nothing was migrated");
+  }
+
   @Test
   void whenTheSessionIsNotStrictThenTheStartStopsRatherThanCutValuesShort() throws SQLException {
     MariaDbDataSource lax =
