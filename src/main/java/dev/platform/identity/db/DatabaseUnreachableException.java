@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
@@ -16,7 +17,11 @@ import javax.sql.DataSource;
  */
 final class DatabaseUnreachableException extends RuntimeException {
   /** A password written into a URL's query or properties, up to the next separator or quote. */
-  private static final Pattern PASSWORD_IN_URL = Pattern.compile("(?i)(password=)[^&;'\")\\s]*");
+  private static final Pattern PASSWORD_IN_URL =
+      Pattern.compile("(?i)(password=)(?!\\(hidden\\))[^&;'\")\\s]*");
+
+  /** A password's whole value in the DataSource's own URL, up to the next query separator. */
+  private static final Pattern PASSWORD_VALUE = Pattern.compile("(?i)password=([^&]*)");
 
   /** {@code user:password@host}, in a URL ({@code //u:p@h}) or a host name echoed from one. */
   private static final Pattern USER_INFO = Pattern.compile("([^\\s:/@'\"]*):[^\\s@/'\"]*@");
@@ -93,12 +98,37 @@ final class DatabaseUnreachableException extends RuntimeException {
   }
 
   static String withoutPassword(String text, DataSource dataSource) {
-    String redacted = PASSWORD_IN_URL.matcher(text).replaceAll("$1(hidden)");
+    String redacted = text;
+    for (String password : passwordsInUrl(dataSource)) {
+      redacted = redacted.replace(password, "(hidden)");
+    }
+    redacted = PASSWORD_IN_URL.matcher(redacted).replaceAll("$1(hidden)");
     redacted = USER_INFO.matcher(redacted).replaceAll("$1:(hidden)@");
     return call(dataSource, "getPassword") instanceof String password
             && password.length() >= MIN_LITERAL_PASSWORD
         ? redacted.replace(password, "(hidden)")
         : redacted;
+  }
+
+  /**
+   * The passwords the DataSource's own URL carries, each up to the next {@code &}: a password may
+   * hold a quote, a parenthesis or a semicolon, where {@link #PASSWORD_IN_URL} stops, and its tail
+   * would show (the attacker review of issue 42). Shorter ones than {@link #MIN_LITERAL_PASSWORD}
+   * are left to the pattern, as the attribute's are.
+   */
+  private static List<String> passwordsInUrl(DataSource dataSource) {
+    List<String> passwords = new ArrayList<>();
+    for (String getter : new String[] {"getUrl", "getURL"}) {
+      if (call(dataSource, getter) instanceof String url) {
+        Matcher value = PASSWORD_VALUE.matcher(url);
+        while (value.find()) {
+          if (value.group(1).length() >= MIN_LITERAL_PASSWORD) {
+            passwords.add(value.group(1));
+          }
+        }
+      }
+    }
+    return passwords;
   }
 
   private static Object call(DataSource dataSource, String getter) {

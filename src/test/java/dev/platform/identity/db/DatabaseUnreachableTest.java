@@ -157,6 +157,32 @@ class DatabaseUnreachableTest {
   }
 
   @Test
+  void whenTheUrlsPasswordHoldsAParenthesisOrSemicolonThenNoPartOfItShows() {
+    String password = "Ab)TAIL-LEAK-1;x'Q";
+    DataSource withUrl =
+        new Unreachable() {
+          @SuppressWarnings("unused")
+          public String getUrl() {
+            return "jdbc:mariadb://db:3306/identity?user=identity&password="
+                + password
+                + "&connectionTimeZone=UTC";
+          }
+        };
+
+    String url = DatabaseUnreachableException.url(withUrl);
+    String echoed =
+        DatabaseUnreachableException.withoutPassword(
+            "Access denied for URL 'jdbc:mariadb://db:3306/identity?password=" + password + "'",
+            withUrl);
+
+    assertEquals(
+        "jdbc:mariadb://db:3306/identity?user=identity&password=(hidden)&connectionTimeZone=UTC",
+        url);
+    assertFalse(echoed.contains("TAIL-LEAK"), echoed);
+    assertFalse(echoed.contains(";x"), echoed);
+  }
+
+  @Test
   void whenMessagesEndThePasswordWithAQuoteParenthesisOrSpaceThenWhatFollowsIsKept() {
     Unreachable dataSource = new Unreachable();
 
