@@ -37,7 +37,7 @@ class HsmClusterIT {
     SoftHsm.Token token = hsm.initToken("identity");
     try (FreshPostgres database = FreshPostgres.create("identity_hsm")) {
       Path context = folder.resolve("context.xml");
-      String postgres = ClusterIT.contextXml(database.dataSource().getDatabaseName());
+      String postgres = ClusterIT.contextXml(database);
       Files.writeString(
           context,
           postgres.replace(
