@@ -96,6 +96,7 @@ class PublicSurfaceTest {
           entry("db.DatabaseGuard", "web builds it"),
           entry("db.DatabaseHealth", "web builds it"),
           entry("db.DatabaseTrouble", "token and web recognise database failures with it"),
+          entry("db.JdbcProxies", "ratelimit wraps the MariaDB DataSource with it, as db does"),
           entry("db.Vendor", "ratelimit, token and web pick their SQL or store by it"),
           entry("db.FailFast", "EclipseLink session customizer, named in persistence.xml"),
           entry("db.InstantConverter", "JPA converter, listed in persistence.xml"),

@@ -23,17 +23,14 @@ public final class Database implements AutoCloseable {
   /** The container-managed DataSource (DESIGN "Shape"). */
   static final String DATA_SOURCE = "jdbc/identity";
 
-  private final DataSource dataSource;
+  private final Vendor vendor;
   private final DataSource guarded;
   private final Migrations migrations;
   private final EntityManagerFactory factory;
 
   private Database(
-      DataSource dataSource,
-      DataSource guarded,
-      Migrations migrations,
-      EntityManagerFactory factory) {
-    this.dataSource = dataSource;
+      Vendor vendor, DataSource guarded, Migrations migrations, EntityManagerFactory factory) {
+    this.vendor = vendor;
     this.guarded = guarded;
     this.migrations = migrations;
     this.factory = factory;
@@ -79,9 +76,11 @@ public final class Database implements AutoCloseable {
    */
   public static Database open(
       DataSource dataSource, DatabaseGuard guard, JavaMigration... javaMigrations) {
-    reach(dataSource);
-    MariaDbSession.check(dataSource);
-    Migrations migrations = Migrations.migrate(dataSource, javaMigrations);
+    Vendor vendor = reach(dataSource);
+    if (vendor == Vendor.MARIADB) {
+      MariaDbSession.check(dataSource);
+    }
+    Migrations migrations = Migrations.migrate(dataSource, vendor, javaMigrations);
     DataSource guarded = guard.guard(dataSource);
     Map<String, Object> properties = new HashMap<>();
     properties.put(PersistenceUnitProperties.NON_JTA_DATASOURCE, guarded);
@@ -91,7 +90,7 @@ public final class Database implements AutoCloseable {
           PersistenceUnitProperties.QUERY_TIMEOUT, Integer.toString(guard.timeoutSeconds() * 1000));
     }
     return new Database(
-        dataSource,
+        vendor,
         guarded,
         migrations,
         Persistence.createEntityManagerFactory("identity", properties));
@@ -101,9 +100,10 @@ public final class Database implements AutoCloseable {
    * Opens one connection first, so that a database that cannot be reached fails the start with a
    * message naming the resource and its URL, rather than deep in Flyway's or EclipseLink's.
    */
-  private static void reach(DataSource dataSource) {
+  private static Vendor reach(DataSource dataSource) {
     try (java.sql.Connection connection = dataSource.getConnection()) {
       connection.isValid(1);
+      return Vendor.of(connection);
     } catch (java.sql.SQLException e) {
       throw DatabaseUnreachableException.of(dataSource, e);
     }
@@ -148,11 +148,7 @@ public final class Database implements AutoCloseable {
 
   /** Which database this is (some features need a server database; H2 is for trying out). */
   public Vendor vendor() {
-    try (java.sql.Connection connection = dataSource.getConnection()) {
-      return Vendor.of(connection);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException("the database cannot be reached: " + e.getMessage(), e);
-    }
+    return vendor;
   }
 
   /**

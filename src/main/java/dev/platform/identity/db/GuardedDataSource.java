@@ -1,9 +1,6 @@
 package dev.platform.identity.db;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -19,12 +16,12 @@ final class GuardedDataSource {
   private GuardedDataSource() {}
 
   static DataSource wrap(DataSource real, DatabaseGuard guard) {
-    return proxy(
+    return JdbcProxies.of(
         DataSource.class,
         (self, method, args) ->
             method.getName().equals("getConnection")
                 ? connection(real, guard, method, args)
-                : call(real, method, args));
+                : JdbcProxies.call(real, method, args));
   }
 
   private static Connection connection(
@@ -34,7 +31,7 @@ final class GuardedDataSource {
     }
     Connection connection;
     try {
-      connection = (Connection) call(real, method, args);
+      connection = (Connection) JdbcProxies.call(real, method, args);
     } catch (Throwable e) {
       guard.leave();
       if (e instanceof SQLException sql) {
@@ -49,13 +46,13 @@ final class GuardedDataSource {
     AtomicBoolean held = new AtomicBoolean(true);
     Connection[] self = new Connection[1];
     self[0] =
-        proxy(
+        JdbcProxies.of(
             Connection.class,
             (proxy, method, args) -> {
               String name = method.getName();
               if (name.equals("close") || name.equals("abort")) {
                 try {
-                  return call(real, method, args);
+                  return JdbcProxies.call(real, method, args);
                 } finally {
                   if (held.compareAndSet(true, false)) {
                     guard.leave();
@@ -78,7 +75,7 @@ final class GuardedDataSource {
     if (guard.timeoutSeconds() > 0) {
       timeout(real, guard.timeoutSeconds());
     }
-    return proxy(
+    return JdbcProxies.of(
         type,
         (self, method, args) ->
             switch (method.getName()) {
@@ -109,25 +106,10 @@ final class GuardedDataSource {
   private static Object observed(Object real, Method method, Object[] args, DatabaseGuard guard)
       throws Throwable {
     try {
-      return call(real, method, args);
+      return JdbcProxies.call(real, method, args);
     } catch (SQLException e) {
       guard.failed(e);
       throw e;
     }
-  }
-
-  private static Object call(Object real, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(real, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> T proxy(Class<?> type, InvocationHandler handler) {
-    return (T)
-        Proxy.newProxyInstance(
-            GuardedDataSource.class.getClassLoader(), new Class<?>[] {type}, handler);
   }
 }

@@ -41,9 +41,6 @@ final class MariaDbSession {
 
   static void check(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection()) {
-      if (Vendor.of(connection) != Vendor.MARIADB) {
-        return;
-      }
       for (OffsetDateTime probe : probes(Instant.now())) {
         String utc = TEXT.format(probe);
         String written = written(connection, probe);

@@ -27,51 +27,43 @@ final class Migrations {
    * time out and say no.
    */
   private static final String APPLIED =
-      "select count(*) from %1$sflyway_schema_history%1$s where %1$sversion%1$s = ?"
-          + " and %1$ssuccess%1$s = true"
+      "select count(*) from %s where %s = ? and %s = true"
           + " and not exists (select 1 from service_account where 1 = 0)"
           + " and not exists (select 1 from signing_key where 1 = 0)";
 
-  /**
-   * Flyway's table and columns are lower case, quoted: H2 would otherwise read them as upper case.
-   * The quote is the database's own ({@code "}, or MariaDB's {@code `}).
-   */
-  private static final String FORGET_FAILED =
-      "delete from %1$sflyway_schema_history%1$s where %1$sversion%1$s = ?"
-          + " and %1$ssuccess%1$s = false";
+  /** Flyway's table and columns are lower case, quoted in the database's own way. */
+  private static final String FORGET_FAILED = "delete from %s where %s = ? and %s = false";
 
   private final DataSource dataSource;
   private final MigrationVersion newest;
   private final String applied;
 
-  private Migrations(DataSource dataSource, MigrationVersion newest, String quote) {
+  private Migrations(DataSource dataSource, MigrationVersion newest, Vendor vendor) {
     this.dataSource = dataSource;
     this.newest = newest;
-    this.applied = APPLIED.formatted(quote);
+    this.applied = flywaySql(APPLIED, vendor);
+  }
+
+  /** {@code sql} with Flyway's table and its version and success columns, quoted. */
+  private static String flywaySql(String sql, Vendor vendor) {
+    return sql.formatted(
+        vendor.quoted("flyway_schema_history"), vendor.quoted("version"), vendor.quoted("success"));
   }
 
   /**
    * Migrates to the newest schema, remembering which that is: the scripts, and {@code
    * javaMigrations} beside them (objects, so they can hold what a script cannot, such as a key).
    */
-  static Migrations migrate(DataSource dataSource, JavaMigration... javaMigrations) {
-    Vendor vendor;
-    String quote;
-    try (Connection connection = dataSource.getConnection()) {
-      vendor = Vendor.of(connection);
-      quote = connection.getMetaData().getIdentifierQuoteString();
-    } catch (SQLException e) {
-      throw DatabaseUnreachableException.of(dataSource, e);
-    }
+  static Migrations migrate(DataSource dataSource, Vendor vendor, JavaMigration... javaMigrations) {
     Flyway flyway =
         Flyway.configure(Migrations.class.getClassLoader())
             .dataSource(dataSource)
             .locations(vendor.migrationLocations())
             .javaMigrations(javaMigrations)
             .load();
-    forgetFailures(flyway, dataSource, quote, javaMigrations);
+    forgetFailures(flyway, dataSource, vendor, javaMigrations);
     flyway.migrate();
-    return new Migrations(dataSource, flyway.info().current().getVersion(), quote);
+    return new Migrations(dataSource, flyway.info().current().getVersion(), vendor);
   }
 
   /**
@@ -82,14 +74,14 @@ final class Migrations {
    * run the migration again.
    */
   private static void forgetFailures(
-      Flyway flyway, DataSource dataSource, String quote, JavaMigration... javaMigrations) {
+      Flyway flyway, DataSource dataSource, Vendor vendor, JavaMigration... javaMigrations) {
     Set<MigrationVersion> ours =
         Arrays.stream(javaMigrations).map(JavaMigration::getVersion).collect(Collectors.toSet());
     for (MigrationInfo failed : flyway.info().all()) {
       if (failed.getState() == MigrationState.FAILED && ours.contains(failed.getVersion())) {
         try (Connection connection = dataSource.getConnection();
             PreparedStatement delete =
-                connection.prepareStatement(FORGET_FAILED.formatted(quote))) {
+                connection.prepareStatement(flywaySql(FORGET_FAILED, vendor))) {
           delete.setString(1, failed.getVersion().getVersion());
           delete.executeUpdate();
         } catch (SQLException e) {

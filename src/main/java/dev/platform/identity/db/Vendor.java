@@ -9,21 +9,23 @@ import java.sql.SQLException;
  */
 public enum Vendor {
   /** The embedded default, for trying the service out. */
-  H2("H2", "classpath:db/h2-postgresql"),
+  H2("H2", "classpath:db/h2-postgresql", "\""),
   /** Production. */
-  POSTGRESQL("PostgreSQL", "classpath:db/h2-postgresql"),
+  POSTGRESQL("PostgreSQL", "classpath:db/h2-postgresql", "\""),
   /** Production, issue 42: MariaDB 10.11 through MariaDB Connector/J. */
-  MARIADB("MariaDB", "classpath:db/mariadb");
+  MARIADB("MariaDB", "classpath:db/mariadb", "`");
 
   /** The scripts every database runs as they are. */
   private static final String COMMON = "classpath:db/migration";
 
   private final String productName;
   private final String scripts;
+  private final String quote;
 
-  Vendor(String productName, String scripts) {
+  Vendor(String productName, String scripts, String quote) {
     this.productName = productName;
     this.scripts = scripts;
+    this.quote = quote;
   }
 
   /** The database behind {@code connection}. */
@@ -51,6 +53,14 @@ public enum Vendor {
    */
   public String[] migrationLocations() {
     return new String[] {COMMON, scripts};
+  }
+
+  /**
+   * {@code identifier} quoted, so its case is kept: H2 would read an unquoted lower-case name as
+   * upper case. MariaDB quotes with a backtick (a double quote starts a string there).
+   */
+  String quoted(String identifier) {
+    return quote + identifier + quote;
   }
 
   /** Whether a rate-limit bucket can live here for every node (Bucket4j has no H2 store). */

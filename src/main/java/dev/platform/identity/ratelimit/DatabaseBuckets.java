@@ -53,7 +53,7 @@ final class DatabaseBuckets implements BucketStore {
           case H2 -> throw new IllegalArgumentException("Bucket4j keeps no buckets in H2");
         };
     this.buckets = built;
-    this.cleaner = (ExpiredEntriesCleaner) built;
+    this.cleaner = built;
   }
 
   /** The table of migration V4, and rows that expire once their bucket has refilled. */

@@ -1,10 +1,7 @@
 package dev.platform.identity.ratelimit;
 
 import com.mysql.cj.jdbc.exceptions.MySQLTransactionRollbackException;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
+import dev.platform.identity.db.JdbcProxies;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLTransactionRollbackException;
@@ -24,19 +21,19 @@ final class MariaDbDeadlocks {
   private MariaDbDeadlocks() {}
 
   static DataSource wrap(DataSource real) {
-    return proxy(
+    return JdbcProxies.of(
         DataSource.class,
         (self, method, args) -> {
-          Object result = call(real, method, args);
+          Object result = JdbcProxies.call(real, method, args);
           return result instanceof Connection connection ? connection(connection) : result;
         });
   }
 
   private static Connection connection(Connection real) {
-    return proxy(
+    return JdbcProxies.of(
         Connection.class,
         (self, method, args) -> {
-          Object result = call(real, method, args);
+          Object result = JdbcProxies.call(real, method, args);
           return result instanceof PreparedStatement statement
                   && method.getReturnType() == PreparedStatement.class
               ? statement(statement)
@@ -45,11 +42,11 @@ final class MariaDbDeadlocks {
   }
 
   private static PreparedStatement statement(PreparedStatement real) {
-    return proxy(
+    return JdbcProxies.of(
         PreparedStatement.class,
         (self, method, args) -> {
           try {
-            return call(real, method, args);
+            return JdbcProxies.call(real, method, args);
           } catch (SQLTransactionRollbackException e) {
             if (e.getErrorCode() == DEADLOCK && !(e instanceof MySQLTransactionRollbackException)) {
               throw new MySQLTransactionRollbackException(e);
@@ -57,20 +54,5 @@ final class MariaDbDeadlocks {
             throw e;
           }
         });
-  }
-
-  private static Object call(Object real, Method method, Object[] args) throws Throwable {
-    try {
-      return method.invoke(real, args);
-    } catch (InvocationTargetException e) {
-      throw e.getCause();
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> T proxy(Class<T> type, InvocationHandler handler) {
-    return (T)
-        Proxy.newProxyInstance(
-            MariaDbDeadlocks.class.getClassLoader(), new Class<?>[] {type}, handler);
   }
 }

@@ -46,6 +46,9 @@ public final class UsedJtis {
   private final String insertSql;
   private final String deleteExpiredOne;
 
+  /** The database, asked of the first connection: a field read on the token path after that. */
+  private volatile Vendor vendor;
+
   /** The client assertions' jti values. */
   public UsedJtis(DataSource dataSource) {
     this(dataSource, Table.CLIENT_ASSERTION);
@@ -74,7 +77,7 @@ public final class UsedJtis {
     String digest = digest(jti);
     try (Connection connection = dataSource.getConnection()) {
       connection.setAutoCommit(true);
-      Vendor vendor = Vendor.of(connection);
+      Vendor vendor = vendor(connection);
       if (insert(connection, vendor, clientId, digest, expiresAt)) {
         return true;
       }
@@ -138,6 +141,15 @@ public final class UsedJtis {
       delete.setObject(3, utc(now));
       return delete.executeUpdate() == 1;
     }
+  }
+
+  private Vendor vendor(Connection connection) throws SQLException {
+    Vendor known = vendor;
+    if (known == null) {
+      known = Vendor.of(connection);
+      vendor = known;
+    }
+    return known;
   }
 
   /** As every instant is stored: a UTC TIMESTAMP WITH TIME ZONE (db.InstantConverter). */

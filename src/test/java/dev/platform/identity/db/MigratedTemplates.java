@@ -66,7 +66,7 @@ final class MigratedTemplates {
 
   private static List<String> migrateTemplate(JavaMigration... javaMigrations) {
     DataSource template = TestDatabases.h2DataSource("template-" + UUID.randomUUID());
-    Migrations.migrate(template, javaMigrations);
+    Migrations.migrate(template, Vendor.H2, javaMigrations);
     List<String> script = new ArrayList<>();
     try (Connection connection = template.getConnection();
         Statement statement = connection.createStatement()) {
