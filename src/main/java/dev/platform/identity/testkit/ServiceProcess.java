@@ -16,13 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,14 +41,19 @@ final class ServiceProcess implements AutoCloseable {
   private static final Duration START_DEADLINE = Duration.ofSeconds(90);
   private static final Duration STOP_DEADLINE = Duration.ofSeconds(15);
 
+  /** The kit's WAR once it is in the cache: reading and hashing 27 MB again costs a start time. */
+  private static Path cachedWar;
+
   private final Process process;
   private final Path data;
   private final URI issuer;
+  private final ClassDataArchive archive;
 
-  private ServiceProcess(Process process, Path data, URI issuer) {
+  private ServiceProcess(Process process, Path data, URI issuer, ClassDataArchive archive) {
     this.process = process;
     this.data = data;
     this.issuer = issuer;
+    this.archive = archive;
   }
 
   /** Starts the service with {@code secrets}, and returns once it answers ready. */
@@ -82,7 +84,10 @@ final class ServiceProcess implements AutoCloseable {
         List.of("java.base/java.lang", "java.base/java.io", "java.rmi/sun.rmi.transport")) {
       command.add("--add-opens=" + open + "=ALL-UNNAMED");
     }
-    command.addAll(List.of("-cp", classPath(), ParentBoundLauncher.class.getName()));
+    String classPath = classPath();
+    ClassDataArchive archive = ClassDataArchive.in(ClassDataArchive.cache(), classPath);
+    command.addAll(archive.options());
+    command.addAll(List.of("-cp", classPath, ParentBoundLauncher.class.getName()));
     command.addAll(
         List.of(
             "--bind", "127.0.0.1",
@@ -96,7 +101,7 @@ final class ServiceProcess implements AutoCloseable {
             .redirectOutput(data.resolve("service.log").toFile())
             .start();
     ServiceProcess service =
-        new ServiceProcess(process, data, URI.create("http://127.0.0.1:" + port));
+        new ServiceProcess(process, data, URI.create("http://127.0.0.1:" + port), archive);
     try {
       service.awaitReady();
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -164,6 +169,7 @@ final class ServiceProcess implements AutoCloseable {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
     }
+    archive.childEnded();
     try (Stream<Path> files = Files.walk(data)) {
       for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(file);
@@ -206,10 +212,13 @@ final class ServiceProcess implements AutoCloseable {
    * The WAR: the system property's, else the one inside the kit's jar, copied once into the user's
    * cache under its SHA-256, so that later runs reuse it.
    */
-  static Path war() throws IOException {
+  static synchronized Path war() throws IOException {
     String named = System.getProperty(WAR_PROPERTY, "");
     if (!named.isBlank()) {
       return Path.of(named).toAbsolutePath();
+    }
+    if (cachedWar != null && Files.isRegularFile(cachedWar)) {
+      return cachedWar;
     }
     byte[] bytes;
     try (InputStream in = ServiceProcess.class.getResourceAsStream(WAR_RESOURCE)) {
@@ -220,24 +229,16 @@ final class ServiceProcess implements AutoCloseable {
       bytes = in.readAllBytes();
     }
     Path cache =
-        Path.of(System.getProperty("user.home"), ".cache", "identity-testkit")
-            .resolve("identity-" + sha256(bytes).substring(0, 16) + ".war");
+        ClassDataArchive.cache()
+            .resolve("identity-" + ClassDataArchive.sha256(bytes).substring(0, 16) + ".war");
     if (!Files.isRegularFile(cache)) {
-      Files.createDirectories(cache.getParent());
       Path staged = Files.createTempFile(cache.getParent(), "identity-", ".war.part");
       Files.write(staged, bytes);
       Files.move(
           staged, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
+    cachedWar = cache;
     return cache;
-  }
-
-  private static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 
   /**
