@@ -1,6 +1,6 @@
 package dev.platform.identity.testkit;
 
-import java.nio.file.Path;
+import java.net.URI;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -32,17 +32,15 @@ record KitSecrets(
   }
 
   /**
-   * H2 in {@code database}'s files with {@code AUTO_SERVER}: the service opens it first and serves
-   * it to the kit's connections from a port its launcher binds to 127.0.0.1 ({@link
-   * ServiceProcess}), found through the lock file in the owner-only folder.
+   * The launcher's {@code --context} file, or a deployed WAR's {@code META-INF/context.xml}: the
+   * DataSource and the entries above, and {@code identity/issuer} where one is given (the launcher
+   * sets its own from its port).
    */
-  static String jdbcUrl(Path database) {
-    return "jdbc:h2:file:" + database + ";AUTO_SERVER=TRUE";
-  }
-
-  /** The launcher's {@code --context} file: the DataSource and the entries above. */
-  String contextXml(Path database) {
+  String contextXml(String jdbcUrl, URI issuer) {
     Map<String, String> entries = new LinkedHashMap<>();
+    if (issuer != null) {
+      entries.put("identity/issuer", issuer.toString());
+    }
     entries.put("identity/keyEncryptionKey", Base64.getEncoder().encodeToString(keyEncryptionKey));
     entries.put("identity/secretPepper", Base64.getEncoder().encodeToString(pepper));
     entries.put("identity/bootstrapClientId", adminId);
@@ -54,7 +52,7 @@ record KitSecrets(
         .append(" driverClassName=\"org.h2.Driver\" username=\"sa\" password=\"")
         .append(dbPassword)
         .append("\" url=\"")
-        .append(jdbcUrl(database))
+        .append(jdbcUrl)
         .append(";WRITE_DELAY=0\"")
         .append(" maxTotal=\"20\" maxWaitMillis=\"5000\" closeMethod=\"close\"/>\n");
     entries.forEach(
@@ -62,7 +60,7 @@ record KitSecrets(
             xml.append("  <Environment name=\"")
                 .append(name)
                 .append("\" value=\"")
-                .append(value)
+                .append(value.replace("&", "&amp;").replace("\"", "&quot;").replace("<", "&lt;"))
                 .append("\" type=\"java.lang.String\" override=\"false\"/>\n"));
     return xml.append("</Context>\n").toString();
   }

@@ -27,14 +27,13 @@ public final class LocalIdentity implements AutoCloseable {
 
   private static LocalIdentity shared;
 
-  private final ServiceProcess process;
+  private final RunningService process;
   private final AdminCalls admin;
   private final ServiceKeys keys;
   private final Clock clock;
   private final AtomicReference<RemotePublicKeys> publicKeys = new AtomicReference<>();
 
-  private LocalIdentity(ServiceProcess process, KitSecrets secrets, Clock clock)
-      throws IOException {
+  LocalIdentity(RunningService process, KitSecrets secrets, Clock clock) throws IOException {
     this.process = process;
     this.clock = clock;
     TokenClient adminClient =
@@ -44,11 +43,7 @@ public final class LocalIdentity implements AutoCloseable {
             .build();
     this.admin = new AdminCalls(process.issuer(), adminClient);
     this.keys =
-        new ServiceKeys(
-            ServiceProcess.war(),
-            process.data().resolve("identity"),
-            secrets.dbPassword(),
-            secrets.kek());
+        new ServiceKeys(process.war(), process.jdbcUrl(), secrets.dbPassword(), secrets.kek());
     renewPublicKeys();
   }
 
@@ -169,9 +164,17 @@ public final class LocalIdentity implements AutoCloseable {
     renewPublicKeys();
   }
 
-  /** The service's process id, for a test that checks what it listens on. */
-  public long pid() {
-    return process.pid();
+  /**
+   * The local addresses of the service process's listening sockets, in {@code /proc/net/tcp}'s hex
+   * ({@code 0100007F:1F90} is 127.0.0.1:8080), for a test that checks it listens on loopback only;
+   * empty where Linux's {@code /proc} is not. A deployed service's are those of the test's JVM.
+   */
+  public List<String> listeningAddresses() {
+    try {
+      return ListeningSockets.of(process.pid());
+    } catch (IOException e) {
+      return List.of();
+    }
   }
 
   AdminCalls admin() {

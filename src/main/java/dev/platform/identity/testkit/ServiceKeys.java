@@ -20,14 +20,14 @@ import javax.crypto.SecretKey;
  * it), so none of the service's classes is on the test's class path and none is copied.
  */
 final class ServiceKeys implements AutoCloseable {
-  private final Path database;
+  private final String jdbcUrl;
   private final String password;
   private final SecretKey kek;
   private final URLClassLoader warClasses;
   private final Method open;
 
-  ServiceKeys(Path war, Path database, String password, SecretKey kek) {
-    this.database = database;
+  ServiceKeys(Path war, String jdbcUrl, String password, SecretKey kek) {
+    this.jdbcUrl = jdbcUrl;
     this.password = password;
     this.kek = kek;
     try {
@@ -49,8 +49,7 @@ final class ServiceKeys implements AutoCloseable {
     Properties credentials = new Properties();
     credentials.setProperty("user", "sa");
     credentials.setProperty("password", password);
-    try (Connection connection =
-        new org.h2.Driver().connect(KitSecrets.jdbcUrl(database), credentials)) {
+    try (Connection connection = new org.h2.Driver().connect(jdbcUrl, credentials)) {
       return (PrivateKey) open.invoke(null, connection, kek, kid);
     } catch (SQLException e) {
       throw new IllegalStateException("the service's database cannot be read", e);

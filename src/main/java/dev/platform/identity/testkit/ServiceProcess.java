@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * from the test's), on 127.0.0.1 and a free port, with H2 in a fresh owner-only folder and the
  * settings the kit chose ({@link KitSecrets}) in a context file there.
  */
-final class ServiceProcess implements AutoCloseable {
+final class ServiceProcess implements RunningService {
   /** Where a consumer's build finds the WAR: inside the kit's jar. */
   static final String WAR_RESOURCE = "/dev/platform/identity/testkit/identity.war";
 
@@ -58,15 +58,14 @@ final class ServiceProcess implements AutoCloseable {
 
   /** Starts the service with {@code secrets}, and returns once it answers ready. */
   static ServiceProcess start(KitSecrets secrets) throws IOException, InterruptedException {
-    Path war = war();
+    Path war = kitWar();
     Path data = Files.createTempDirectory("identity-testkit-");
     Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
     Path context = data.resolve("context.xml");
     Files.createFile(
         context,
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(
-        context, secrets.contextXml(data.resolve("identity")), StandardCharsets.UTF_8);
+    Files.writeString(context, secrets.contextXml(jdbcUrl(data), null), StandardCharsets.UTF_8);
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -111,15 +110,32 @@ final class ServiceProcess implements AutoCloseable {
     return service;
   }
 
-  URI issuer() {
+  @Override
+  public URI issuer() {
     return issuer;
   }
 
-  Path data() {
-    return data;
+  @Override
+  public String jdbcUrl() {
+    return jdbcUrl(data);
   }
 
-  long pid() {
+  /**
+   * H2 in the data folder's files with {@code AUTO_SERVER}: the service opens it first and serves
+   * it to the kit's connections from a port the child binds to 127.0.0.1 ({@code
+   * -Dh2.bindAddress}), found through the lock file in the owner-only folder.
+   */
+  static String jdbcUrl(Path data) {
+    return "jdbc:h2:file:" + data.resolve("identity") + ";AUTO_SERVER=TRUE";
+  }
+
+  @Override
+  public Path war() throws IOException {
+    return kitWar();
+  }
+
+  @Override
+  public long pid() {
     return process.pid();
   }
 
@@ -212,7 +228,7 @@ final class ServiceProcess implements AutoCloseable {
    * The WAR: the system property's, else the one inside the kit's jar, copied once into the user's
    * cache under its SHA-256, so that later runs reuse it.
    */
-  static synchronized Path war() throws IOException {
+  static synchronized Path kitWar() throws IOException {
     String named = System.getProperty(WAR_PROPERTY, "");
     if (!named.isBlank()) {
       return Path.of(named).toAbsolutePath();

@@ -17,13 +17,7 @@ import dev.platform.identity.verify.BearerVerifier;
 import dev.platform.identity.verify.UnauthenticatedException;
 import dev.platform.identity.verify.VerifiedToken;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -127,7 +121,7 @@ class KitIT {
 
   @Test
   void whenTheServiceListensThenOnlyOnLoopback(LocalIdentity identity) throws IOException {
-    List<String> listening = listeningAddresses(identity.pid());
+    List<String> listening = identity.listeningAddresses();
 
     assertTrue(listening.size() >= 2, "the HTTP port and H2's AUTO_SERVER: " + listening);
     for (String address : listening) {
@@ -162,36 +156,5 @@ class KitIT {
       }
       assertSame(first, identity);
     }
-  }
-
-  /**
-   * The local addresses (hex, as /proc/net/tcp writes them) of the sockets in LISTEN state that
-   * process {@code pid} holds; IPv6 ones as they are, so that any would fail the check above.
-   */
-  static List<String> listeningAddresses(long pid) throws IOException {
-    Set<String> inodes = new HashSet<>();
-    try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
-      for (Path fd : fds.toList()) {
-        try {
-          String target = Files.readSymbolicLink(fd).toString();
-          if (target.startsWith("socket:[")) {
-            inodes.add(target.substring(8, target.length() - 1));
-          }
-        } catch (IOException closed) {
-          // Closed while listed.
-        }
-      }
-    }
-    List<String> addresses = new ArrayList<>();
-    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-      List<String> lines = Files.readAllLines(Path.of(table));
-      for (String line : lines.subList(1, lines.size())) {
-        String[] fields = line.trim().split("\\s+");
-        if (fields[3].equals("0A") && inodes.contains(fields[9])) {
-          addresses.add(fields[1]);
-        }
-      }
-    }
-    return addresses;
   }
 }

@@ -32,15 +32,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class OrdersApiIT {
   static final String READ = "orders:orders.read";
 
-  static final String WEB_XML =
-      """
+  static final String WEB_XML = webXml("dev.platform.identity.it.orders.OrdersApplication");
+
+  /** The API's web.xml: Jersey's servlet on {@code /api/*}, running {@code application}. */
+  static String webXml(String application) {
+    return """
       <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
         <servlet>
           <servlet-name>orders</servlet-name>
           <servlet-class>org.glassfish.jersey.servlet.ServletContainer</servlet-class>
           <init-param>
             <param-name>jakarta.ws.rs.Application</param-name>
-            <param-value>dev.platform.identity.it.orders.OrdersApplication</param-value>
+            <param-value>%s</param-value>
           </init-param>
           <load-on-startup>1</load-on-startup>
         </servlet>
@@ -49,7 +52,9 @@ class OrdersApiIT {
           <url-pattern>/api/*</url-pattern>
         </servlet-mapping>
       </web-app>
-      """;
+      """
+        .formatted(application);
+  }
 
   final HttpClient http = HttpClient.newHttpClient();
 
