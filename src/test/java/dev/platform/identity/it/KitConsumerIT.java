@@ -43,6 +43,7 @@ class KitConsumerIT {
           "io.jsonwebtoken");
 
   static List<String> tree;
+  static String firstRun;
 
   @BeforeAll
   static void runTheConsumersTests() throws IOException, InterruptedException {
@@ -66,6 +67,14 @@ class KitConsumerIT {
         "-DpomFile=" + Path.of("target/testkit/pom.xml").toAbsolutePath());
     LibrariesConsumerIT.maven(PROJECT, "test", "dependency:tree", "-DoutputFile=tree.txt");
     tree = Files.readAllLines(PROJECT.resolve("tree.txt"));
+    firstRun = Files.readString(PROJECT.resolve("maven.log"));
+    // Again, as a team's next run: the class-data archive the first run's services wrote is used.
+    LibrariesConsumerIT.maven(PROJECT, "surefire:test");
+    System.out.println(
+        "KitConsumerIT: first run: "
+            + startFigures(firstRun)
+            + "; next run: "
+            + startFigures(Files.readString(PROJECT.resolve("maven.log"))));
   }
 
   @Test
@@ -73,12 +82,11 @@ class KitConsumerIT {
     Path report = PROJECT.resolve("target/surefire-reports/TEST-example.OrdersClientTest.xml");
     String xml = Files.readString(report);
 
-    assertTrue(xml.contains("tests=\"2\""), xml);
+    assertTrue(xml.contains("tests=\"3\""), xml);
     assertTrue(xml.contains("failures=\"0\"") && xml.contains("errors=\"0\""), xml);
     assertTrue(xml.contains("skipped=\"0\""), xml);
     assertTrue(
-        Files.readString(PROJECT.resolve("maven.log")).contains("from http://127.0.0.1:"),
-        "the consumer's test printed no issuer");
+        firstRun.contains("from http://127.0.0.1:"), "the consumer's test printed no issuer");
   }
 
   @Test
@@ -130,6 +138,15 @@ class KitConsumerIT {
             archive);
       }
     }
+  }
+
+  /** The consumer's "kit start to first token" lines of one run. */
+  static String startFigures(String log) {
+    return log.lines()
+        .filter(line -> line.contains("kit start to first token"))
+        .map(line -> line.substring(line.indexOf("token") + 6))
+        .toList()
+        .toString();
   }
 
   /** docs/testing-with-identity.md's one {@code <dependency>} block, as a team pastes it. */

@@ -1,6 +1,7 @@
 package example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.platform.identity.testkit.Account;
@@ -39,5 +40,17 @@ class OrdersClientTest {
             identity
                 .verifier()
                 .verifyToken(identity.forge(reader).withoutScope(READ).sign(), List.of(READ)));
+  }
+
+  /** A service of its own, timed from the start to its first token (issue 43's 5 s). */
+  @Test
+  void whenTheKitStartsThenItGivesATokenSoon() {
+    long started = System.nanoTime();
+    try (LocalIdentity own = LocalIdentity.start()) {
+      String token = own.token(own.account("first").scopes(READ).create());
+      System.out.printf(
+          "consumer: kit start to first token %d ms%n", (System.nanoTime() - started) / 1_000_000);
+      assertFalse(token.isEmpty());
+    }
   }
 }
