@@ -2,12 +2,15 @@ package dev.platform.identity.testkit;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
@@ -26,6 +29,8 @@ import java.util.UUID;
  */
 final class ClassDataArchive {
   static final String SWITCH_PROPERTY = "identity.testkit.classDataSharing";
+
+  static final Duration ABANDONED_AFTER = Duration.ofHours(1);
 
   private final Path archive;
   private final Path written;
@@ -47,6 +52,7 @@ final class ClassDataArchive {
             System.getProperty("java.vm.version"),
             classPath);
     Path archive = cache.resolve("launcher-" + sha256(key).substring(0, 16) + ".jsa");
+    removeAbandoned(cache);
     if (Files.isRegularFile(archive)) {
       return new ClassDataArchive(archive, null);
     }
@@ -83,6 +89,27 @@ final class ClassDataArchive {
       } catch (IOException ignored) {
         // A file the next clean-up of the cache removes; it is never read.
       }
+    }
+  }
+
+  /**
+   * Deletes the half-written archives of children that never ended cleanly (their test JVM was
+   * killed): an hour old, so that no start that is still writing its own loses it.
+   */
+  static void removeAbandoned(Path cache) {
+    Instant before = Instant.now().minus(ABANDONED_AFTER);
+    try (DirectoryStream<Path> parts = Files.newDirectoryStream(cache, "launcher-*.jsa.part")) {
+      for (Path part : parts) {
+        try {
+          if (Files.getLastModifiedTime(part).toInstant().isBefore(before)) {
+            Files.deleteIfExists(part);
+          }
+        } catch (IOException gone) {
+          // Another start removed or moved it.
+        }
+      }
+    } catch (IOException unreadable) {
+      // A cache folder that cannot be listed: nothing is removed, and nothing else depends on it.
     }
   }
 
