@@ -1,5 +1,6 @@
 package dev.platform.identity.account;
 
+import dev.platform.identity.text.ShownText;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -113,7 +114,7 @@ public record CertificateSubject(Kind kind, String value) {
    */
   public static CertificateSubject registered(Kind kind, String value) {
     CertificateSubject subject = new CertificateSubject(kind, value);
-    if (value.codePoints().anyMatch(CertificateSubject::isControl)) {
+    if (ShownText.hasDeceptive(value)) {
       throw new IllegalArgumentException(
           "holds a control, format (bidi) or line-separator character");
     }
@@ -181,19 +182,6 @@ public record CertificateSubject(Kind kind, String value) {
       throw new IllegalArgumentException(
           "is not a distinguished name in RFC 4514's form (such as CN=orders,O=Kitchen)");
     }
-  }
-
-  /**
-   * As an account's name refuses them (NewAccount): control and format characters (bidi overrides,
-   * zero-width marks) and line separators, which make a subject look like another where the
-   * administration API's accounts are shown.
-   */
-  private static boolean isControl(int codePoint) {
-    int type = Character.getType(codePoint);
-    return Character.isISOControl(codePoint)
-        || type == Character.FORMAT
-        || type == Character.LINE_SEPARATOR
-        || type == Character.PARAGRAPH_SEPARATOR;
   }
 
   private static void requireDns(String value) {

@@ -8,6 +8,7 @@ import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.config.JndiSettings;
 import dev.platform.identity.scope.ScopeCatalog;
+import dev.platform.identity.text.ShownText;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -216,25 +217,13 @@ public record NewAccount(
     if (name == null || name.isBlank()) {
       throw ApiError.badRequest("name is required");
     }
-    if (name.length() > MAX_NAME || name.codePoints().anyMatch(NewAccount::isControl)) {
+    if (name.length() > MAX_NAME || ShownText.hasDeceptive(name)) {
       throw ApiError.badRequest(
           "name must be at most "
               + MAX_NAME
               + " characters, without control, format (bidi) or line-separator characters");
     }
     return name.strip();
-  }
-
-  /**
-   * Control characters, format characters (the bidi overrides such as U+202E, zero-width marks) and
-   * U+2028/U+2029: each can make a name look like something else in a console or a log viewer.
-   */
-  private static boolean isControl(int codePoint) {
-    int type = Character.getType(codePoint);
-    return Character.isISOControl(codePoint)
-        || type == Character.FORMAT
-        || type == Character.LINE_SEPARATOR
-        || type == Character.PARAGRAPH_SEPARATOR;
   }
 
   static String organization(String field, String organization) {

@@ -2,6 +2,7 @@ package dev.platform.identity.scope;
 
 import dev.platform.identity.audit.CallerText;
 import dev.platform.identity.db.WordList;
+import dev.platform.identity.text.ShownText;
 import jakarta.persistence.Cacheable;
 import jakarta.persistence.Column;
 import jakarta.persistence.Convert;
@@ -80,6 +81,12 @@ public class Scope {
     if (description.length() > MAX_DESCRIPTION) {
       throw InvalidScopeException.of(
           name, "has a description longer than " + MAX_DESCRIPTION + " characters");
+    }
+    if (ShownText.hasDeceptive(description)) {
+      throw InvalidScopeException.of(
+          name,
+          "has a description with a control, format (bidi) or line-separator character, which"
+              + " would make it read as other text where it is shown");
     }
     ChannelGrant checked = channels.orElseGet(() -> defaultChannels(name));
     for (List<String> patterns :

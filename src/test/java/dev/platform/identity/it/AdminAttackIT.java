@@ -527,6 +527,25 @@ class AdminAttackIT {
     }
   }
 
+  /** The same characters in a scope's description, NUL among them (the third review's sweep). */
+  @Test
+  void whenAScopeDescriptionHoldsANulABidiOverrideOrALineSeparatorThenItIsRefused() {
+    String admin = adminToken();
+    for (String escaped : List.of("\\u0000", "\\u202E", "\\u2028", "\\n", "\\u200B")) {
+      HttpResponse<String> refused =
+          admin(
+              "PUT",
+              "/scopes/audit:disguised.view",
+              admin,
+              "{\"description\":\"Sees" + escaped + " things.\"}");
+      assertRefused(refused, Set.of(400), "description with " + escaped);
+      assertTrue(refused.body().contains("control, format (bidi)"), refused.body());
+    }
+    assertFalse(
+        admin("GET", "/scopes", admin, null).body().contains("audit:disguised.view"),
+        "nothing was defined");
+  }
+
   @Test
   void whenABodyNamesAFieldTwiceThenItIsRefusedNamingItAndNothingIsCreated() {
     String admin = adminToken();

@@ -161,6 +161,32 @@ class ScopeTest {
         () -> Scope.define("billing:invoices.view", description, Optional.empty()));
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "View\u0000 invoices.",
+        "View invoices.\nAdministrator: yes",
+        "View \u202Esecivni.",
+        "View\u200B invoices.",
+        "View invoices.\u2028More",
+        "View\u007F invoices."
+      })
+  void whenTheDescriptionHasACharacterThatDisguisesTextThenInvalid(String description) {
+    InvalidScopeException refused =
+        assertThrows(
+            InvalidScopeException.class,
+            () -> Scope.define("billing:invoices.view", description, Optional.empty()));
+    assertTrue(refused.getMessage().contains("control, format (bidi)"), refused.getMessage());
+  }
+
+  @Test
+  void whenTheDescriptionIsAnotherScriptThenValid() {
+    assertEquals(
+        "Rechnungen ansehen – 請求書を見る",
+        Scope.define("billing:invoices.view", "Rechnungen ansehen – 請求書を見る", Optional.empty())
+            .description());
+  }
+
   @Test
   void whenDescriptionTooLongThenInvalid() {
     assertThrows(
