@@ -5,11 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -86,15 +89,44 @@ final class ClassDataArchive {
     }
   }
 
-  /** The kit's cache folder in the user's home, made owner-only when it is made. */
+  /** The kit's cache folder in the user's home (below). */
   static Path cache() throws IOException {
-    Path cache = Path.of(System.getProperty("user.home"), ".cache", "identity-testkit");
+    return cache(Path.of(System.getProperty("user.home")));
+  }
+
+  /**
+   * {@code home}'s {@code .cache/identity-testkit}, owner-only: made so, or made so again when it
+   * was there before with more (a folder others can write would let them plant the class-data
+   * archive the service maps). One of another user's is refused.
+   */
+  static Path cache(Path home) throws IOException {
+    Path cache = home.resolve(".cache").resolve("identity-testkit");
+    Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rwx------");
     if (!Files.isDirectory(cache)) {
-      Files.createDirectories(
-          cache,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Files.createDirectories(cache, PosixFilePermissions.asFileAttribute(ownerOnly));
+    }
+    UserPrincipal owner = Files.getOwner(cache);
+    if (!owner.equals(currentUser())) {
+      throw new IllegalStateException(
+          "the kit's cache " + cache + " belongs to " + owner + ": remove it, or set user.home");
+    }
+    if (!Files.getPosixFilePermissions(cache).equals(ownerOnly)) {
+      Files.setPosixFilePermissions(cache, ownerOnly);
     }
     return cache;
+  }
+
+  /**
+   * This process's user, as the owner of a file it makes ({@code user.name} is "?" where the user
+   * has no name, as in a container run under a bare uid).
+   */
+  private static UserPrincipal currentUser() throws IOException {
+    Path probe = Files.createTempFile("identity-testkit-", ".owner");
+    try {
+      return Files.getOwner(probe);
+    } finally {
+      Files.delete(probe);
+    }
   }
 
   static String sha256(String text) {
