@@ -2,6 +2,7 @@ package dev.platform.identity.testkit;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -53,8 +54,33 @@ final class ClassDataArchive {
     if (Files.isRegularFile(archive)) {
       return new ClassDataArchive(archive, null);
     }
+    deleteOrphans(cache);
     return new ClassDataArchive(
-        archive, cache.resolve("launcher-" + UUID.randomUUID() + ".jsa.part"));
+        archive,
+        cache.resolve(
+            "launcher-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID() + ".jsa.part"));
+  }
+
+  /**
+   * The archives being written for test JVMs that are gone: one killed ({@code kill -9}, a
+   * cancelled build) never moves or deletes what its service writes as it exits, about 50 MB each.
+   * A part's name begins with the pid of the JVM that started its service.
+   */
+  private static void deleteOrphans(Path cache) {
+    try (DirectoryStream<Path> parts = Files.newDirectoryStream(cache, "launcher-*.jsa.part")) {
+      for (Path part : parts) {
+        String[] name = part.getFileName().toString().split("-", 3);
+        try {
+          if (ProcessHandle.of(Long.parseLong(name[1])).isEmpty()) {
+            Files.deleteIfExists(part);
+          }
+        } catch (NumberFormatException | IOException notOurs) {
+          // A name the kit does not write, or one another start removed first: left as it is.
+        }
+      }
+    } catch (IOException unreadable) {
+      // The cache cannot be listed: the parts stay, the start goes on.
+    }
   }
 
   /** The child's options: map the archive, or write it at exit, or nothing when it is off. */
@@ -84,7 +110,7 @@ final class ClassDataArchive {
       try {
         Files.deleteIfExists(written);
       } catch (IOException ignored) {
-        // A file the next clean-up of the cache removes; it is never read.
+        // A file the next start that writes an archive deletes once this JVM is gone.
       }
     }
   }
