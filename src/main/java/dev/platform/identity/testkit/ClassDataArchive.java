@@ -1,5 +1,6 @@
 package dev.platform.identity.testkit;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -22,11 +23,11 @@ import java.util.UUID;
  * kit's cache as it exits, and every later start maps them instead of loading them again, which
  * takes about 0.6 s off a 4 s start on two cores (docs/testing-with-identity.md "Speed").
  *
- * <p>The archive is keyed by the Java runtime and the child's class path, which the JVM also checks
- * itself: a stale or damaged archive is ignored (sharing is {@code auto}), never an error. A first
- * start writes to a name of its own and the archive is moved into place only once that process has
- * ended, so two test JVMs starting at once never share a half-written file. {@code
- * -Didentity.testkit.classDataSharing=false} turns it off.
+ * <p>The archive is keyed by the Java runtime and the child's class path (each jar's path, size and
+ * time), which the JVM also checks itself: a stale or damaged archive is ignored (sharing is {@code
+ * auto}), never an error. A first start writes to a name of its own and the archive is moved into
+ * place only once that process has ended, so two test JVMs starting at once never share a
+ * half-written file. {@code -Didentity.testkit.classDataSharing=false} turns it off.
  */
 final class ClassDataArchive {
   static final String SWITCH_PROPERTY = "identity.testkit.classDataSharing";
@@ -44,13 +45,27 @@ final class ClassDataArchive {
     if ("false".equalsIgnoreCase(System.getProperty(SWITCH_PROPERTY, "true"))) {
       return new ClassDataArchive(null, null);
     }
-    String key =
-        String.join(
-            "\n",
-            System.getProperty("java.home"),
-            System.getProperty("java.vm.version"),
-            classPath);
-    Path archive = cache.resolve("launcher-" + sha256(key).substring(0, 16) + ".jsa");
+    StringBuilder key =
+        new StringBuilder(System.getProperty("java.home"))
+            .append('\n')
+            .append(System.getProperty("java.vm.version"));
+    // Each jar's size and time too, as the JVM checks them: an archive of a jar since rebuilt at
+    // the
+    // same path (a SNAPSHOT, this repository's target/) is refused by every later start, and one
+    // under the same name would never be written again.
+    for (String entry : classPath.split(File.pathSeparator)) {
+      key.append('\n').append(entry);
+      try {
+        Path jar = Path.of(entry);
+        key.append(' ')
+            .append(Files.size(jar))
+            .append(' ')
+            .append(Files.getLastModifiedTime(jar).toMillis());
+      } catch (IOException | RuntimeException unreadable) {
+        // The child's start says what is wrong with it.
+      }
+    }
+    Path archive = cache.resolve("launcher-" + sha256(key.toString()).substring(0, 16) + ".jsa");
     if (Files.isRegularFile(archive)) {
       return new ClassDataArchive(archive, null);
     }

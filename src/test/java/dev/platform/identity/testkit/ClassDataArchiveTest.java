@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,5 +44,25 @@ class ClassDataArchiveTest {
     assertFalse(Files.exists(orphan));
     assertTrue(Files.exists(ours), "a part of a JVM still running is being written");
     assertTrue(Files.exists(foreign));
+  }
+
+  @Test
+  void whenAJarOfTheClassPathIsRebuiltThenANewArchiveIsWritten() throws Exception {
+    Path cache = ClassDataArchive.cache(home);
+    Path jar = Files.writeString(home.resolve("launcher.jar"), "one build");
+    ClassDataArchive first = ClassDataArchive.in(cache, jar.toString());
+    String written = first.options().get(0);
+    assertTrue(written.startsWith("-XX:ArchiveClassesAtExit="), written);
+    Files.writeString(Path.of(written.substring(written.indexOf('=') + 1)), "an archive");
+    first.childEnded();
+    assertTrue(
+        ClassDataArchive.in(cache, jar.toString())
+            .options()
+            .get(0)
+            .startsWith("-XX:SharedArchiveFile="));
+    Files.writeString(jar, "another build");
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+    String rebuilt = ClassDataArchive.in(cache, jar.toString()).options().get(0);
+    assertTrue(rebuilt.startsWith("-XX:ArchiveClassesAtExit="), rebuilt);
   }
 }
