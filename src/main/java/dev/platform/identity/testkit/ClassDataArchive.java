@@ -45,27 +45,34 @@ final class ClassDataArchive {
     if ("false".equalsIgnoreCase(System.getProperty(SWITCH_PROPERTY, "true"))) {
       return new ClassDataArchive(null, null);
     }
-    StringBuilder key =
-        new StringBuilder(System.getProperty("java.home"))
-            .append('\n')
-            .append(System.getProperty("java.vm.version"));
+    String runtimeAndPath =
+        String.join(
+            "\n",
+            System.getProperty("java.home"),
+            System.getProperty("java.vm.version"),
+            classPath);
     // Each jar's size and time too, as the JVM checks them: an archive of a jar since rebuilt at
-    // the
-    // same path (a SNAPSHOT, this repository's target/) is refused by every later start, and one
-    // under the same name would never be written again.
+    // the same path (a SNAPSHOT, this repository's target/) is refused by every later start, and
+    // one under the same name would never be written again. The new one replaces it (childEnded).
+    StringBuilder jars = new StringBuilder();
     for (String entry : classPath.split(File.pathSeparator)) {
-      key.append('\n').append(entry);
       try {
         Path jar = Path.of(entry);
-        key.append(' ')
-            .append(Files.size(jar))
+        jars.append(Files.size(jar))
             .append(' ')
-            .append(Files.getLastModifiedTime(jar).toMillis());
+            .append(Files.getLastModifiedTime(jar).toMillis())
+            .append('\n');
       } catch (IOException | RuntimeException unreadable) {
-        // The child's start says what is wrong with it.
+        jars.append("-\n"); // The child's start says what is wrong with it.
       }
     }
-    Path archive = cache.resolve("launcher-" + sha256(key.toString()).substring(0, 16) + ".jsa");
+    Path archive =
+        cache.resolve(
+            "launcher-"
+                + sha256(runtimeAndPath).substring(0, 16)
+                + "-"
+                + sha256(jars.toString()).substring(0, 16)
+                + ".jsa");
     if (Files.isRegularFile(archive)) {
       return new ClassDataArchive(archive, null);
     }
@@ -117,6 +124,7 @@ final class ClassDataArchive {
     try {
       if (Files.size(written) > 0 && !Files.exists(archive)) {
         Files.move(written, archive, StandardCopyOption.ATOMIC_MOVE);
+        deleteOlder(archive);
       }
     } catch (IOException notWritten) {
       // The child ended before it wrote an archive (it was killed, or it failed to start): the
@@ -126,6 +134,20 @@ final class ClassDataArchive {
         Files.deleteIfExists(written);
       } catch (IOException ignored) {
         // A file the next start that writes an archive deletes once this JVM is gone.
+      }
+    }
+  }
+
+  /** The archives of the same runtime and class path as {@code archive}, of jars since rebuilt. */
+  private static void deleteOlder(Path archive) throws IOException {
+    String name = archive.getFileName().toString();
+    String runtimeAndPath = name.substring(0, name.lastIndexOf('-') + 1);
+    try (DirectoryStream<Path> older =
+        Files.newDirectoryStream(archive.getParent(), runtimeAndPath + "*.jsa")) {
+      for (Path other : older) {
+        if (!other.equals(archive)) {
+          Files.deleteIfExists(other); // a service mapping it keeps it until it ends
+        }
       }
     }
   }

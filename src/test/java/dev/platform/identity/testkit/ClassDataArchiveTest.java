@@ -62,7 +62,13 @@ class ClassDataArchiveTest {
             .startsWith("-XX:SharedArchiveFile="));
     Files.writeString(jar, "another build");
     Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
-    String rebuilt = ClassDataArchive.in(cache, jar.toString()).options().get(0);
+    ClassDataArchive second = ClassDataArchive.in(cache, jar.toString());
+    String rebuilt = second.options().get(0);
     assertTrue(rebuilt.startsWith("-XX:ArchiveClassesAtExit="), rebuilt);
+    Files.writeString(Path.of(rebuilt.substring(rebuilt.indexOf('=') + 1)), "another archive");
+    second.childEnded();
+    try (var files = Files.list(cache)) {
+      assertEquals(1, files.count(), "the archive of the old jar is replaced, not kept beside");
+    }
   }
 }
