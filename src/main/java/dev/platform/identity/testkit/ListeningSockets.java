@@ -49,6 +49,22 @@ final class ListeningSockets {
     return addresses;
   }
 
+  /**
+   * Whether process {@code pid} holds the socket listening on {@code port}; true where Linux's
+   * {@code /proc} cannot tell.
+   */
+  static boolean holds(long pid, int port) {
+    if (!Files.isReadable(Path.of("/proc", Long.toString(pid), "fd"))) {
+      return true;
+    }
+    String suffix = String.format(Locale.ROOT, ":%04X", port);
+    try {
+      return of(pid).stream().anyMatch(address -> address.endsWith(suffix));
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
   /** Whether an address of this file's hex is 127.0.0.1 (IPv4, or IPv4-mapped IPv6). */
   static boolean loopback(String address) {
     return LOOPBACK.contains(address.substring(0, address.indexOf(':')));

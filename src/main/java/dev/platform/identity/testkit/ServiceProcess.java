@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -41,7 +42,7 @@ final class ServiceProcess implements RunningService {
   private static final Duration START_DEADLINE = Duration.ofSeconds(90);
   private static final Duration STOP_DEADLINE = Duration.ofSeconds(15);
 
-  /** The kit's WAR once it is in the cache: reading and hashing 27 MB again costs a start time. */
+  /** The kit's WAR once it is in the cache and checked: reading and hashing it again costs time. */
   private static Path cachedWar;
 
   private final Process process;
@@ -161,6 +162,15 @@ final class ServiceProcess implements RunningService {
       }
       try {
         if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          // The port was free when the kit chose it, and the child bound it later: a process
+          // that took it meanwhile would be sent the administrator's credentials next.
+          if (!ListeningSockets.holds(process.pid(), issuer.getPort())) {
+            throw new IllegalStateException(
+                "another process answers on "
+                    + issuer
+                    + ", which the kit chose for its service; it is not used:\n"
+                    + log());
+          }
           return;
         }
       } catch (IOException notYet) {
@@ -244,17 +254,30 @@ final class ServiceProcess implements RunningService {
       }
       bytes = in.readAllBytes();
     }
-    Path cache =
-        ClassDataArchive.cache()
-            .resolve("identity-" + ClassDataArchive.sha256(bytes).substring(0, 16) + ".war");
-    if (!Files.isRegularFile(cache)) {
-      Path staged = Files.createTempFile(cache.getParent(), "identity-", ".war.part");
-      Files.write(staged, bytes);
-      Files.move(
-          staged, cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    cachedWar = cached(ClassDataArchive.cache(), bytes);
+    return cachedWar;
+  }
+
+  /**
+   * {@code bytes} in {@code cache} under their SHA-256: the file already there when it holds
+   * exactly those bytes, else (absent, damaged, replaced, a link) a new copy moved over it. The
+   * name alone proves nothing about the content, and the kit runs that WAR and loads its classes.
+   */
+  static Path cached(Path cache, byte[] bytes) throws IOException {
+    String sha256 = ClassDataArchive.sha256(bytes);
+    Path war = cache.resolve("identity-" + sha256.substring(0, 16) + ".war");
+    if (Files.isRegularFile(war, LinkOption.NOFOLLOW_LINKS)
+        && sha256.equals(ClassDataArchive.sha256(Files.readAllBytes(war)))) {
+      return war;
     }
-    cachedWar = cache;
-    return cache;
+    Path staged = Files.createTempFile(cache, "identity-", ".war.part");
+    try {
+      Files.write(staged, bytes);
+      Files.move(staged, war, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(staged);
+    }
+    return war;
   }
 
   /**
