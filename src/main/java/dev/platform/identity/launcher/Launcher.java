@@ -10,8 +10,8 @@ import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
-import org.apache.catalina.valves.ErrorReportValve;
 
 /** Starts the WAR on embedded Tomcat, by default on 127.0.0.1:8080 with H2 under ./data. */
 public final class Launcher {
@@ -98,7 +98,7 @@ public final class Launcher {
     connector.setProperty("maxSwallowSize", "0");
     ClientCertificates.configure(tomcat, options); // issue 39: HTTPS, or a trusted proxy's header
     tomcat.enableNaming();
-    tomcat.getHost().getPipeline().addValve(quietErrorPages());
+    ((StandardHost) tomcat.getHost()).setErrorReportValveClass(JsonErrorPages.class.getName());
     tomcat.setAddDefaultWebXmlToWebapp(false);
     Context context = tomcat.addWebapp("", options.war().toString());
     if (options.context().isPresent()) {
@@ -111,14 +111,6 @@ public final class Launcher {
       throw new IllegalStateException("the identity service did not start: see the log above");
     }
     return tomcat;
-  }
-
-  /** Tomcat's own error pages (a servlet that failed to start) show no stack trace or version. */
-  private static ErrorReportValve quietErrorPages() {
-    ErrorReportValve valve = new ErrorReportValve();
-    valve.setShowReport(false);
-    valve.setShowServerInfo(false);
-    return valve;
   }
 
   private static void stop(Tomcat tomcat) {

@@ -344,6 +344,54 @@ class LauncherIT {
     }
   }
 
+  /**
+   * What Tomcat refuses before the service sees it (a path it will not normalise, a header or
+   * request line it cannot read) is answered in SPEC 7.3's JSON shape, not Tomcat's HTML page with
+   * its version (stop 49's review: %2F, %5C and %00 got HTML).
+   */
+  @Test
+  void whenTomcatRefusesARequestItselfThenTheAnswerIsJsonWithoutTomcatsPage() throws Exception {
+    try (Launched launched = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(launched.awaitListening(), launched.output());
+      List<String> requests =
+          List.of(
+              "GET /api/%2Fpublic-keys HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+              "GET /api/public-keys%5C HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+              "GET /api/public%00-keys HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+              "GET /%2e%2e/admin/v1/scopes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+              "GET /admin/v1/%2e%2e/%2e%2e/%2e%2e/oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+              "GET /api/public-keys HTTP/1.1\r\nHost: 127.0.0.1\r\nNo colon here\r\n\r\n",
+              "GET /api/public-keys HTTP/1.1\r\nHost: 127.0.0.1\r\nX: "
+                  + "a".repeat(20_000)
+                  + "\r\n\r\n",
+              "GE\u0001T /api/public-keys HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      for (String request : requests) {
+        String answer = raw(launched.port, request);
+        String shown = request.length() > 80 ? request.substring(0, 80) : request;
+        assertTrue(answer.startsWith("HTTP/1.1 400 "), shown + "\n" + answer);
+        String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+        assertTrue(
+            answer.toLowerCase(java.util.Locale.ROOT).contains("content-type: application/json"),
+            shown + "\n" + answer);
+        assertTrue(
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).has("error"), body);
+        assertEquals(
+            1, new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).size(), body);
+        assertFalse(answer.contains("Tomcat") || answer.contains("<html"), answer);
+      }
+      assertEquals(200, launched.get("/api/public-keys"), "still serving");
+    }
+  }
+
+  /** One request as bytes on a new connection; the answer as far as the server closes it. */
+  static String raw(int port, String request) throws IOException {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.setSoTimeout(10_000);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+  }
+
   @Test
   void whenStoppedBySigtermThenTheLinesOfTheStopAreLoggedToTheLast() throws Exception {
     Launched launched = new Launched(freePort(), "--data", data.toString());
