@@ -96,6 +96,12 @@ public final class Launcher {
     // drained: the connection is closed after the first read. Draining reads on the request thread,
     // so a client trickling a long body held that thread for as long as it liked.
     connector.setProperty("maxSwallowSize", "0");
+    // A client that sends "Expect: 100-continue" waits for Tomcat's 100 before its body. Tomcat
+    // sends it when the application first reads blocking; the service reads every body without
+    // blocking (its front door, with a deadline), so that read never came and such a client got no
+    // answer at all (curl waits 1 s, others as long as their own timeout). The 100 now goes as soon
+    // as the headers are read: the body is then bounded by the front door's cap and deadline.
+    connector.setProperty("continueResponseTiming", "immediately");
     ClientCertificates.configure(tomcat, options); // issue 39: HTTPS, or a trusted proxy's header
     tomcat.enableNaming();
     ((StandardHost) tomcat.getHost()).setErrorReportValveClass(JsonErrorPages.class.getName());

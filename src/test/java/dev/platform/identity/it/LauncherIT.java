@@ -383,6 +383,57 @@ class LauncherIT {
     }
   }
 
+  /**
+   * A client that sends {@code Expect: 100-continue} waits for the 100 before its body; the service
+   * reads every body without blocking, so Tomcat's default (100 on the first blocking read) never
+   * sent it, and each POST route left such a client without an answer. Every POST route, each
+   * answered 100 at once and then finally, never with a 5xx.
+   */
+  @Test
+  void whenAClientExpects100ContinueThenEveryPostRouteSendsItAndThenItsAnswer() throws Exception {
+    try (Launched launched = new Launched(freePort(), "--data", data.toString())) {
+      assertTrue(launched.awaitListening(), launched.output());
+      for (String path :
+          List.of(
+              "/oauth/token",
+              "/oauth/introspect",
+              "/oauth/revoke",
+              "/admin/v1/service-accounts",
+              "/admin/v1/signing-keys/rotate",
+              "/console/login")) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", launched.port)) {
+          socket.setSoTimeout(10_000);
+          socket
+              .getOutputStream()
+              .write(
+                  ("POST "
+                          + path
+                          + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                          + "Content-Type: application/x-www-form-urlencoded\r\n"
+                          + "Content-Length: 2\r\nExpect: 100-continue\r\n\r\n")
+                      .getBytes(StandardCharsets.ISO_8859_1));
+          byte[] interim = new byte[25];
+          int read = socket.getInputStream().read(interim);
+          assertTrue(
+              read > 0
+                  && new String(interim, 0, read, StandardCharsets.ISO_8859_1)
+                      .startsWith("HTTP/1.1 100"),
+              path
+                  + ": "
+                  + (read > 0
+                      ? new String(interim, 0, read, StandardCharsets.ISO_8859_1)
+                      : "nothing"));
+          socket.getOutputStream().write("a=".getBytes(StandardCharsets.ISO_8859_1));
+          String rest =
+              new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+          int status =
+              Integer.parseInt(rest.substring(rest.indexOf("HTTP/1.1 ") + 9).substring(0, 3));
+          assertTrue(status >= 200 && status < 500, path + ": " + rest);
+        }
+      }
+    }
+  }
+
   /** One request as bytes on a new connection; the answer as far as the server closes it. */
   static String raw(int port, String request) throws IOException {
     try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {

@@ -630,7 +630,7 @@ class TomcatDistributionIT {
             "connectionTimeout=\"20000\"",
             tomcat.says(
                 "connectionTimeout=\"5000\" keepAliveTimeout=\"20000\" maxSwallowSize=\"0\""
-                    + " maxKeepAliveRequests=\"100\""))
+                    + " maxKeepAliveRequests=\"100\" continueResponseTiming=\"immediately\""))
         .replace(
             "unpackWARs=\"true\" autoDeploy=\"true\">",
             tomcat.says("unpackWARs=\"true\" autoDeploy=\"false\">")
