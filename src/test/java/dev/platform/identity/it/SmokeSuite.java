@@ -151,6 +151,17 @@ final class SmokeSuite {
     RawHttp.Answer trace = raw.send("TRACE", "/oauth/token", "Authorization: Basic c2VjcmV0");
     assertEquals(405, trace.status(), trace.toString());
     assertFalse(trace.body().contains("c2VjcmV0"), trace.toString());
+    // A client that asks before its body (Expect: 100-continue) gets the 100, or the answer at
+    // once, never silence: the service reads bodies without blocking, which Tomcat's default never
+    // took for the read that sends the 100 (each read here has a 20 s timeout).
+    RawHttp.Answer asked =
+        raw.sendAsking(
+            "POST",
+            "/oauth/token",
+            "grant_type=client_credentials",
+            "Content-Type: application/x-www-form-urlencoded");
+    assertEquals(400, asked.status(), asked.toString());
+    assertTrue(asked.body().contains("\"invalid_request\""), asked.toString());
   }
 
   /** A token request by HTTP Basic (RFC 6749 2.3.1, form-encoded parts) or by form fields. */
