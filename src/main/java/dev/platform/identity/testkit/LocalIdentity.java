@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The real identity service, started by the kit for a test: its issuer, a verifier configured for
  * it, accounts and their tokens, tokens it would never mint signed by its own current key, and its
- * key rotation and revocation. Made by {@link IdentityService} (or {@link #start()}); thread-safe.
+ * key rotation and revocation. Made by {@link IdentityService} (or {@link #start()}), or for the
+ * WAR deployed in the test's own container by {@link IdentityDeployment#identity()}; thread-safe.
  *
  * <p>It listens on 127.0.0.1 only and makes new keys at each start, so no token of a test verifies
  * anywhere else (docs/testing-with-identity.md).
