@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.platform.identity.account.ClientJwks;
 import dev.platform.identity.account.ServiceAccount;
 import dev.platform.identity.audit.CallerText;
+import dev.platform.identity.text.ShownText;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -101,6 +102,12 @@ record NewKeys(@JsonProperty("jwks") JsonNode jwks, @JsonProperty("jwks_uri") St
   private URI uri(UriPolicy policy) {
     if (jwksUri.length() > MAX_URI) {
       throw new IllegalArgumentException("jwks_uri is longer than " + MAX_URI + " characters");
+    }
+    // java.net.URI takes any non-ASCII character but controls and spaces: a bidi override (U+202E)
+    // or a zero-width mark in the path was stored and shown reversed or hidden, as no name may be.
+    if (ShownText.hasDeceptive(jwksUri)) {
+      throw new IllegalArgumentException(
+          "jwks_uri holds a control, format (bidi) or line-separator character; percent-encode it");
     }
     URI uri;
     try {

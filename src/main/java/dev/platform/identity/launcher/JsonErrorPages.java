@@ -49,8 +49,18 @@ public final class JsonErrorPages extends ErrorReportValve {
     }
   }
 
-  /** Fixed texts only: nothing of the request is echoed. */
+  /**
+   * Fixed texts only: nothing of the request is echoed. Tomcat's 501 (a Transfer-Encoding it does
+   * not know) and 505 (an HTTP version other than 1.0 and 1.1) are the client's doing, which any
+   * client can repeat at will: they are answered as refusals, not logged as incidents at SEVERE.
+   */
   static String error(int status, Throwable throwable) {
+    if (status == 501 && throwable == null) {
+      return "The request's Transfer-Encoding is not supported";
+    }
+    if (status == 505 && throwable == null) {
+      return "The request's HTTP version is not supported";
+    }
     if (status >= 500) {
       String incident = UUID.randomUUID().toString();
       LOG.log(

@@ -110,7 +110,10 @@ public final class IdentityDeployment {
         try (FileSystem zip = FileSystems.newFileSystem(written, Map.of())) {
           Path context = zip.getPath("/META-INF/context.xml");
           Files.createDirectories(context.getParent());
-          Files.writeString(context, secrets.contextXml(jdbcUrl(), issuer), StandardCharsets.UTF_8);
+          Files.writeString(
+              context,
+              secrets.contextXmlWithFiles(jdbcUrl(), issuer, folder),
+              StandardCharsets.UTF_8);
         }
         war = written;
       } catch (IOException e) {

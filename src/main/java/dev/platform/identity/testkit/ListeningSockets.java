@@ -19,9 +19,12 @@ final class ListeningSockets {
   private static final List<Path> TABLES =
       List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
 
-  /** IPv4 127.0.0.1, and the same as an IPv4-mapped IPv6 address. */
+  /**
+   * IPv4 127.0.0.1, the same as an IPv4-mapped IPv6 address, and IPv6's ::1, which {@code
+   * IdentityDeployment.at} accepts as {@code http://[::1]:PORT}.
+   */
   private static final List<String> LOOPBACK =
-      List.of("0100007F", "0000000000000000FFFF00000100007F");
+      List.of("0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000");
 
   private ListeningSockets() {}
 
@@ -65,7 +68,7 @@ final class ListeningSockets {
     }
   }
 
-  /** Whether an address of this file's hex is 127.0.0.1 (IPv4, or IPv4-mapped IPv6). */
+  /** Whether an address of this file's hex is 127.0.0.1 (IPv4, or IPv4-mapped IPv6) or ::1. */
   static boolean loopback(String address) {
     return LOOPBACK.contains(address.substring(0, address.indexOf(':')));
   }

@@ -61,4 +61,23 @@ class ListeningSocketsTest {
       assertFalse(ListeningSockets.loopback(exposed.get(0)));
     }
   }
+
+  /**
+   * IdentityDeployment.at takes {@code http://[::1]:PORT}, but a container bound to ::1 (its
+   * bindAddress) was listed as listening beyond loopback, and identity() refused it every time.
+   */
+  @Test
+  void whenASocketListensOnIpv6LoopbackThenNothingIsExposed() throws Exception {
+    try (ServerSocket socket = new ServerSocket()) {
+      try {
+        socket.bind(new InetSocketAddress(InetAddress.getByName("::1"), 0), 1);
+      } catch (java.io.IOException noIpv6) {
+        assumeTrue(false, "no IPv6 loopback here: " + noIpv6);
+      }
+      int port = socket.getLocalPort();
+
+      assertEquals(List.of(), ListeningSockets.notOnLoopback(port));
+      assertTrue(ListeningSockets.holds(ProcessHandle.current().pid(), port));
+    }
+  }
 }

@@ -1,0 +1,52 @@
+package dev.platform.identity.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+class JsonErrorPagesTest {
+  /**
+   * A request line with HTTP/2.0 (505) or a Transfer-Encoding Tomcat does not know (501) is sent by
+   * any client, as often as it likes, before the service sees it: each was logged at SEVERE as an
+   * incident with a stack-less id, so an unauthenticated client filled the log and the operator's
+   * alerts with "incidents" of its own making. They are refusals with a fixed text.
+   */
+  @Test
+  void whenAClientSendsAnUnknownVersionOrTransferEncodingThenNoIncidentIsLogged() {
+    Logger logger = Logger.getLogger(JsonErrorPages.class.getName());
+    List<LogRecord> records = new ArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(handler);
+    try {
+      for (int status : List.of(501, 505)) {
+        String error = JsonErrorPages.error(status, null);
+        assertFalse(error.contains("incident"), status + ": " + error);
+        assertFalse(error.contains("Internal error"), status + ": " + error);
+      }
+      assertEquals(List.of(), records.stream().map(LogRecord::getMessage).toList());
+      assertTrue(JsonErrorPages.error(500, null).contains("incident"));
+      assertEquals(1, records.size(), "a 500 of Tomcat's own is still an incident");
+    } finally {
+      logger.removeHandler(handler);
+    }
+  }
+}
