@@ -134,7 +134,11 @@ class PublicSurfaceTest {
           entry("launcher.LauncherLogManager", "LogManager loads it by name"),
           entry("launcher.AnyClientCertificate", "Tomcat loads it by name (trustManagerClassName)"),
           entry("launcher.TrustedProxyHeaders", "a valve: server.xml names it on the distribution"),
+          entry(
+              "launcher.JsonErrorPages",
+              "Tomcat makes it by name (the host's errorReportValveClass)"),
           entry("metrics.MetricsServlet", "servlet built by web"),
+          entry("text.ShownText", "account, admin and scope apply its rule"),
           entry("metrics.ServiceMetrics", "web builds it"),
           entry("ratelimit.ClockTime", "admin uses it"),
           entry("ratelimit.RateLimitFilter", "web and console use it"),
