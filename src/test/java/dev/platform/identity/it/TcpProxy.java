@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A loopback TCP forwarder to a local server (PostgreSQL), which a test can cut and restore: the
- * database becomes unreachable for the service without touching the machine's server.
+ * A loopback TCP forwarder to a local server (PostgreSQL, MariaDB), which a test can cut and
+ * restore: the database becomes unreachable for the service without touching the machine's server.
  */
 final class TcpProxy implements AutoCloseable {
   private final int target;
