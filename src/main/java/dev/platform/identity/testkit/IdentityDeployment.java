@@ -4,9 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -16,10 +13,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The service's WAR for the test's own Arquillian container, in place of the kit's child process:
@@ -100,10 +95,10 @@ public final class IdentityDeployment {
   public synchronized File war() {
     if (war == null) {
       try {
-        folder = Files.createTempDirectory("identity-testkit-");
-        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+        folder = KitFolder.create();
+        Path made = folder;
         Runtime.getRuntime()
-            .addShutdownHook(new Thread(() -> delete(folder), "identity-testkit-clean"));
+            .addShutdownHook(new Thread(() -> deleteQuietly(made), "identity-testkit-clean"));
         Path written = folder.resolve("ROOT.war");
         Files.copy(ServiceProcess.kitWar(), written);
         Files.setPosixFilePermissions(written, PosixFilePermissions.fromString("rw-------"));
@@ -111,9 +106,7 @@ public final class IdentityDeployment {
           Path context = zip.getPath("/META-INF/context.xml");
           Files.createDirectories(context.getParent());
           Files.writeString(
-              context,
-              secrets.contextXmlWithFiles(jdbcUrl(), issuer, folder),
-              StandardCharsets.UTF_8);
+              context, secrets.contextXml(jdbcUrl(), issuer, folder), StandardCharsets.UTF_8);
         }
         war = written;
       } catch (IOException e) {
@@ -142,7 +135,12 @@ public final class IdentityDeployment {
                 + exposed
                 + ": set its bind address to 127.0.0.1 (Arquillian's bindAddress)");
       }
-      awaitReady();
+      try {
+        ReadyProbe.await(issuer, READY_DEADLINE, () -> true, () -> "");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the deployed service", e);
+      }
       try {
         identity = new LocalIdentity(new Deployed(), secrets, Clock.systemUTC());
       } catch (IOException e) {
@@ -160,44 +158,9 @@ public final class IdentityDeployment {
     return "jdbc:h2:file:" + folder.resolve("identity");
   }
 
-  private void awaitReady() {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    HttpRequest ready =
-        HttpRequest.newBuilder(issuer.resolve("/health/ready"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    long deadline = System.nanoTime() + READY_DEADLINE.toNanos();
-    String last = "no answer";
-    while (System.nanoTime() < deadline) {
-      try {
-        HttpResponse<String> answer = http.send(ready, HttpResponse.BodyHandlers.ofString());
-        if (answer.statusCode() == 200) {
-          return;
-        }
-        last = answer.statusCode() + " " + answer.body();
-      } catch (IOException notYet) {
-        last = notYet.toString();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for the deployed service", e);
-      }
-      try {
-        // Polls a deployment that is starting; no test time passes here.
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for the deployed service", e);
-      }
-    }
-    throw new IllegalStateException(
-        "the deployed identity service at " + issuer + " is not ready: " + last);
-  }
-
-  private static void delete(Path folder) {
-    try (Stream<Path> files = Files.walk(folder)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(file);
-      }
+  private static void deleteQuietly(Path folder) {
+    try {
+      KitFolder.delete(folder);
     } catch (IOException e) {
       // The JVM is ending; what is left is owner-only, in the temporary folder.
     }

@@ -2,10 +2,7 @@ package dev.platform.identity.testkit;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -38,55 +35,34 @@ record KitSecrets(
 
   /**
    * The launcher's {@code --context} file, or a deployed WAR's {@code META-INF/context.xml}: the
-   * DataSource and the entries above, and {@code identity/issuer} where one is given (the launcher
-   * sets its own from its port).
+   * DataSource, {@code identity/issuer} where one is given (the launcher sets its own from its
+   * port), and the key-encryption key, the pepper and the administrator's secret in owner-only
+   * files in {@code folder}, which the context names in their file forms ({@code
+   * identity/keyEncryptionKeyFile} ...). A container unpacks a deployed WAR where it chooses
+   * (Arquillian's {@code tomcatHome}: target/, or a folder in /tmp) with the user's umask, readable
+   * by every user of the machine, and the service answers them all on loopback. The database's
+   * password stays: its H2 files are in the owner-only folder, and where it has a port (the child's
+   * {@code AUTO_SERVER}) that port is on loopback and needs this password.
    */
-  String contextXml(String jdbcUrl, URI issuer) {
-    Map<String, String> entries = new LinkedHashMap<>();
-    if (issuer != null) {
-      entries.put("identity/issuer", issuer.toString());
-    }
-    entries.put("identity/keyEncryptionKey", Base64.getEncoder().encodeToString(keyEncryptionKey));
-    entries.put("identity/secretPepper", Base64.getEncoder().encodeToString(pepper));
-    entries.put("identity/bootstrapClientId", adminId);
-    entries.put("identity/bootstrapClientSecret", adminSecret);
-    return contextXml(jdbcUrl, entries);
-  }
-
-  /**
-   * A deployed WAR's {@code META-INF/context.xml}: as above, but the key-encryption key, the pepper
-   * and the administrator's secret in owner-only files in {@code folder}, which the context names
-   * in their file forms ({@code identity/keyEncryptionKeyFile} ...). The container unpacks the WAR
-   * where it chooses (Arquillian's {@code tomcatHome}: target/, or a folder in /tmp) with the
-   * user's umask, readable by every user of the machine, and the service answers them all on
-   * loopback. The database's password stays: its H2 files are in the owner-only folder and it opens
-   * no port.
-   */
-  String contextXmlWithFiles(String jdbcUrl, URI issuer, Path folder) throws IOException {
+  String contextXml(String jdbcUrl, URI issuer, Path folder) throws IOException {
     Map<String, String> entries = new LinkedHashMap<>();
     if (issuer != null) {
       entries.put("identity/issuer", issuer.toString());
     }
     entries.put(
         "identity/keyEncryptionKeyFile",
-        ownerOnly(
-            folder, "key-encryption-key", Base64.getEncoder().encodeToString(keyEncryptionKey)));
+        KitFolder.ownerOnlyFile(
+                folder, "key-encryption-key", Base64.getEncoder().encodeToString(keyEncryptionKey))
+            .toString());
     entries.put(
         "identity/secretPepperFile",
-        ownerOnly(folder, "secret-pepper", Base64.getEncoder().encodeToString(pepper)));
+        KitFolder.ownerOnlyFile(folder, "secret-pepper", Base64.getEncoder().encodeToString(pepper))
+            .toString());
     entries.put("identity/bootstrapClientId", adminId);
     entries.put(
-        "identity/bootstrapClientSecretFile", ownerOnly(folder, "bootstrap-secret", adminSecret));
+        "identity/bootstrapClientSecretFile",
+        KitFolder.ownerOnlyFile(folder, "bootstrap-secret", adminSecret).toString());
     return contextXml(jdbcUrl, entries);
-  }
-
-  private static String ownerOnly(Path folder, String name, String secret) throws IOException {
-    Path file =
-        Files.createFile(
-            folder.resolve(name),
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(file, secret, StandardCharsets.UTF_8);
-    return file.toAbsolutePath().toString();
   }
 
   private String contextXml(String jdbcUrl, Map<String, String> entries) {

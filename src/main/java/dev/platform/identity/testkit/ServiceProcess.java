@@ -8,24 +8,17 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The service's launcher in a child process of its own (its own Tomcat, log and class path, apart
@@ -60,13 +53,9 @@ final class ServiceProcess implements RunningService {
   /** Starts the service with {@code secrets}, and returns once it answers ready. */
   static ServiceProcess start(KitSecrets secrets) throws IOException, InterruptedException {
     Path war = kitWar();
-    Path data = Files.createTempDirectory("identity-testkit-");
-    Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
-    Path context = data.resolve("context.xml");
-    Files.createFile(
-        context,
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(context, secrets.contextXml(jdbcUrl(data), null), StandardCharsets.UTF_8);
+    Path data = KitFolder.create();
+    Path context =
+        KitFolder.ownerOnlyFile(data, "context.xml", secrets.contextXml(jdbcUrl(data), null, data));
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -104,7 +93,7 @@ final class ServiceProcess implements RunningService {
         new ServiceProcess(process, data, URI.create("http://127.0.0.1:" + port), archive);
     try {
       service.awaitReady();
-    } catch (IOException | InterruptedException | RuntimeException e) {
+    } catch (InterruptedException | RuntimeException e) {
       service.close();
       throw e;
     }
@@ -149,38 +138,17 @@ final class ServiceProcess implements RunningService {
     }
   }
 
-  private void awaitReady() throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    HttpRequest ready =
-        HttpRequest.newBuilder(issuer.resolve("/health/ready"))
-            .timeout(Duration.ofSeconds(2))
-            .build();
-    Instant deadline = Instant.now().plus(START_DEADLINE);
-    while (Instant.now().isBefore(deadline)) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("the identity service did not start:\n" + log());
-      }
-      try {
-        if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          // The port was free when the kit chose it, and the child bound it later: a process
-          // that took it meanwhile would be sent the administrator's credentials next.
-          if (!ListeningSockets.holds(process.pid(), issuer.getPort())) {
-            throw new IllegalStateException(
-                "another process answers on "
-                    + issuer
-                    + ", which the kit chose for its service; it is not used:\n"
-                    + log());
-          }
-          return;
-        }
-      } catch (IOException notYet) {
-        // Not listening yet.
-      }
-      // Polls a process that is starting; no test time passes here.
-      Thread.sleep(50);
+  private void awaitReady() throws InterruptedException {
+    ReadyProbe.await(issuer, START_DEADLINE, process::isAlive, () -> ":\n" + log());
+    // The port was free when the kit chose it, and the child bound it later: a process that took
+    // it meanwhile would be sent the administrator's credentials next.
+    if (!ListeningSockets.holds(process.pid(), issuer.getPort())) {
+      throw new IllegalStateException(
+          "another process answers on "
+              + issuer
+              + ", which the kit chose for its service; it is not used:\n"
+              + log());
     }
-    throw new IllegalStateException(
-        "the identity service was not ready within " + START_DEADLINE + ":\n" + log());
   }
 
   /** Stops the process (its shutdown hook stops Tomcat) and deletes the data folder. */
@@ -196,10 +164,8 @@ final class ServiceProcess implements RunningService {
       Thread.currentThread().interrupt();
     }
     archive.childEnded();
-    try (Stream<Path> files = Files.walk(data)) {
-      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(file);
-      }
+    try {
+      KitFolder.delete(data);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot delete " + data, e);
     }
