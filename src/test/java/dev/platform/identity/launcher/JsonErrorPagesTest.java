@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
+import dev.platform.identity.audit.LogCapture;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 class JsonErrorPagesTest {
@@ -20,33 +17,15 @@ class JsonErrorPagesTest {
    */
   @Test
   void whenAClientSendsAnUnknownVersionOrTransferEncodingThenNoIncidentIsLogged() {
-    Logger logger = Logger.getLogger(JsonErrorPages.class.getName());
-    List<LogRecord> records = new ArrayList<>();
-    Handler handler =
-        new Handler() {
-          @Override
-          public void publish(LogRecord record) {
-            records.add(record);
-          }
-
-          @Override
-          public void flush() {}
-
-          @Override
-          public void close() {}
-        };
-    logger.addHandler(handler);
-    try {
+    try (LogCapture log = LogCapture.of(JsonErrorPages.class.getName())) {
       for (int status : List.of(501, 505)) {
         String error = JsonErrorPages.error(status, null);
         assertFalse(error.contains("incident"), status + ": " + error);
         assertFalse(error.contains("Internal error"), status + ": " + error);
       }
-      assertEquals(List.of(), records.stream().map(LogRecord::getMessage).toList());
+      assertEquals(List.of(), log.messages());
       assertTrue(JsonErrorPages.error(500, null).contains("incident"));
-      assertEquals(1, records.size(), "a 500 of Tomcat's own is still an incident");
-    } finally {
-      logger.removeHandler(handler);
+      assertEquals(1, log.messages().size(), "a 500 of Tomcat's own is still an incident");
     }
   }
 }
